@@ -46,7 +46,8 @@
 //     within the component, from its exits' final bounds: first in
 //     float64 intervals rounded outwards (sccf64.go: elimination without
 //     subtraction, policy iteration whose last scheduler is certified by
-//     bounding every other choice's advantage), then, when that declines
+//     bounding every other choice's advantage, through differences of
+//     values where the intervals are too wide: certdiff.go), then, when that declines
 //     or its bounds are not within epsilon, by policy iteration in
 //     rationals on the float64 probabilities (scc.go), up to 1000
 //     classes; either result is widened by the factor by which the
@@ -54,7 +55,9 @@
 //     perturbation, via the matrix-tree theorem). Rational elimination can
 //     cost far more than the sweeps (fill-in over a component with
 //     chords), so unless the sweeps stall it gets a quarter of their
-//     predicted time, and iteration goes on when that runs out.
+//     predicted work, counted in work units, not time, so that the answer
+//     does not depend on the load (work.go), and iteration goes on when
+//     that runs out.
 //   - The exact method (exact.go) is policy iteration in rational
 //     arithmetic, seeded by interval iteration's scheduler: the induced chain
 //     is solved by sparse Gaussian elimination over math/big.Rat, and the

@@ -196,6 +196,22 @@ func (sys *chainSystem) eliminate(ctx context.Context) ([]uint32, error) {
 			}
 			b[k] = new(big.Rat).Mul(b[k], f)
 		}
+		// The pivot's work (as counted below), spent before it, so that
+		// where a budget runs out (work.go) does not depend on the
+		// order of the maps.
+		if _, budget := ctx.(*workCtx); budget {
+			rowBits, userBits := 0, 0
+			for _, akj := range row {
+				rowBits += ratBits(akj) >> 8
+			}
+			for i := range users[k] {
+				userBits += ratBits(rows[i][k]) >> 8
+			}
+			spend(ctx, (len(users[k])*len(row)+len(row)*userBits+len(users[k])*rowBits)*unitsRatEntry)
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("prob: exact solution stopped: %w", ctx.Err())
+			}
+		}
 		work := 0
 		for i := range users[k] {
 			ri := rows[i]

@@ -300,39 +300,49 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 	// would take about 1/e sweeps (forever when P rounds to 1). b and e
 	// are each within (k+2)·2^-53 relative of their exact sums, their
 	// quotient within (2k+6)·2^-53 of it; underflow loses at most
-	// k·2^-1022 of b, 2k·2^-1022/e of the quotient. It reports false
-	// when some e is so small that this margin means nothing (iterate then).
-	direct := func(v []float64, c int, dir float64) (float64, bool) {
+	// k·2^-1022 of b, 2k·2^-1022/e of the quotient. When e is below
+	// 2^-900, where this margin would mean nothing, the entries are
+	// scaled first (leaveRatio, selfloop.go).
+	direct := func(v []float64, c int, dir float64) float64 {
 		b := math.Inf(1)
 		if q.max {
 			b = math.Inf(-1)
 		}
+		leaves := func(t uint32) bool { return q.class[t] != int32(c) }
+		value := func(t uint32) float64 { return val(v, t) }
 		for _, ch := range q.choices[c] {
-			sum, exit := 0.0, 0.0
+			sum, exit, leaving := 0.0, 0.0, false
 			for e := m.EntryStart[ch]; e < m.EntryStart[ch+1]; e++ {
 				if q.class[m.To[e]] == int32(c) {
 					continue
 				}
 				sum += m.P[e] * val(v, m.To[e])
 				exit += m.P[e]
+				leaving = true
 			}
 			r := 0.0 // a choice that never leaves c never reaches the target
-			if exit > 0 {
-				if exit < 0x1p-900 {
-					return 0, false
-				}
+			switch {
+			case exit >= 0x1p-900:
 				k := float64(m.EntryStart[ch+1] - m.EntryStart[ch])
 				r = sum / exit
 				r += dir * ((2*k+6)*0x1p-53*r + 2*k*0x1p-1022/exit)
+			case leaving:
+				// (an entry whose rational underflowed to a float64 0
+				// still leaves: before, such a choice counted as never
+				// leaving, an upper bound of 0)
+				iv, _ := leaveRatio(m, ch, leaves, value, 0, 0)
+				if r = iv.lo; dir > 0 {
+					r = iv.hi
+				}
 			}
 			if q.max == (r > b) && r != b {
 				b = r
 			}
 		}
 		if len(q.choices[c]) == 0 {
-			return 0, true
+			return 0
 		}
-		return min(max(b, 0), 1), true
+		return min(max(b, 0), 1)
 	}
 	selfLoop := func(c int32) bool {
 		for _, ch := range q.choices[c] {
@@ -347,17 +357,14 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 	iters, done, progressed := 0, 0, 0
 	for _, comp := range q.components() {
 		if c := comp[0]; len(comp) == 1 && selfLoop(c) {
-			l, okl := direct(q.lo, int(c), -1)
-			u, oku := direct(q.hi, int(c), +1)
-			if okl && oku {
-				q.lo[c], q.hi[c] = max(q.lo[c], l), min(q.hi[c], u)
-				iters = max(iters, 1)
-				done++
-				if done&0xfff == 0 && ctx.Err() != nil {
-					return iters, fmt.Errorf("prob: interval iteration stopped: %w", context.Cause(ctx))
-				}
-				continue
+			l, u := direct(q.lo, int(c), -1), direct(q.hi, int(c), +1)
+			q.lo[c], q.hi[c] = max(q.lo[c], l), min(q.hi[c], u)
+			iters = max(iters, 1)
+			done++
+			if done&0xfff == 0 && ctx.Err() != nil {
+				return iters, fmt.Errorf("prob: interval iteration stopped: %w", context.Cause(ctx))
 			}
+			continue
 		}
 		// Every checkEvery sweeps, the gap's shrinking so far predicts how
 		// many more sweeps the component needs; when that is far more
@@ -366,14 +373,21 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 		// The direct solution may cost far more than the sweeps it saves
 		// (rational elimination fills a component with chords in: one
 		// of 500 classes ran past 30 s where 10,000 sweeps take 0.5 s), so
-		// it gets a quarter of the time the sweeps are predicted to take
+		// it gets a quarter of the work the sweeps are predicted to take
 		// (the prediction from the first sweeps runs high: 100,000 for
-		// 65,000), and iteration goes on when that runs out;
+		// 65,000), counted in work units (work.go: not in time, so that
+		// the answer does not depend on the load), and iteration goes on
+		// when that runs out;
 		// a component whose sweeps stall or do not shrink the gap waits
 		// for it without limit.
 		const checkEvery = 500
 		lastGap, tried := 0.0, false
-		began := time.Now()
+		sweep := 0 // the entries a sweep visits
+		for _, c := range comp {
+			for _, ch := range q.choices[c] {
+				sweep += int(m.EntryStart[ch+1] - m.EntryStart[ch])
+			}
+		}
 		for it := 1; ; it++ {
 			gap, converged, changed := 0.0, true, false
 			for i := len(comp) - 1; i >= 0; i-- {
@@ -417,11 +431,12 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 				}
 				if more > 20*checkEvery || floatFirstTest {
 					tried = true
-					dctx, cancel := ctx, func() {}
 					// (in float64: a ring near probability 1 predicts
-					// 10^15 sweeps, beyond time.Duration)
-					if budget := more / 4 * float64(time.Since(began)) / float64(it); budget < float64(time.Hour) && !floatFirstTest {
-						dctx, cancel = context.WithTimeout(ctx, max(time.Duration(budget), 10*time.Millisecond))
+					// 10^15 sweeps; no limit beyond about an hour's
+					// units, at least about 10 ms's)
+					dctx := ctx
+					if !floatFirstTest {
+						dctx = withWork(ctx, more/4*float64(sweep)*unitsSweepEntry)
 					}
 					// In float64 intervals first (sccf64.go: fixed cost per
 					// operation); in rationals when that declines or its
@@ -441,7 +456,6 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 							q.ratSolved++
 						}
 					}
-					cancel()
 					if err != nil {
 						return iters, err
 					}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"time"
 )
 
 // iterate is the ii method: value iteration from below and optimistic
@@ -153,7 +152,7 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 	// inside a collapsed component).
 	bellman := func(v []float64, c uint32, up bool) float64 {
 		own := cls[rs.g.owner[c]]
-		sum, leave, self := 0.0, 0.0, false
+		sum, leave, self, leaving := 0.0, 0.0, false, false
 		from, to := m.EntryStart[c], m.EntryStart[c+1]
 		for e := from; e < to; e++ {
 			t := m.To[e]
@@ -166,12 +165,13 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 				sum += m.P[e] * v[tc]
 			}
 			leave += m.P[e]
+			leaving = true
 		}
 		k := int(to - from)
 		switch {
 		case !self:
 			// the plain sum below
-		case leave == 0:
+		case !leaving:
 			return math.Inf(1)
 		case leave >= 0x1p-900:
 			if up {
@@ -179,12 +179,16 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			}
 			return roundDown(roundDown(rd[c]+sum, k)/roundUp(leave, k), 1)
 		default:
-			// leaving so unlikely that the division's bounds could
-			// underflow: the plain Bellman sum, self-loop included
-			sum = 0
-			for e := from; e < to; e++ {
-				sum += m.P[e] * val(v, m.To[e])
+			// leaving so unlikely that the division's margins could
+			// underflow: scaled first (leaveRatio, selfloop.go); before,
+			// the plain Bellman sum was iterated, 2^1010 sweeps for a
+			// self-loop left with 2^-1010
+			iv, _ := leaveRatio(m, c, func(t uint32) bool { return cls[t] != own },
+				func(t uint32) float64 { return val(v, t) }, rd[c], ru[c])
+			if up {
+				return iv.hi
 			}
+			return min(iv.lo, math.MaxFloat64)
 		}
 		if up {
 			return roundUp(ru[c]+sum, k)
@@ -202,24 +206,6 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			}
 		}
 		return x, b
-	}
-	// stalls says whether a choice of class i may stay in it with a
-	// probability so close to 1 that bellman iterates instead of dividing.
-	stalls := func(i int32) bool {
-		for _, c := range chList[chStart[i]:chStart[i+1]] {
-			leave, self := 0.0, false
-			for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
-				if cls[m.To[e]] == i {
-					self = true
-				} else {
-					leave += m.P[e]
-				}
-			}
-			if self && leave > 0 && leave < 0x1p-900 {
-				return true
-			}
-		}
-		return false
 	}
 	eps, abs := opt.Epsilon, opt.Absolute
 	out := func(i int32, x float64) bool {
@@ -248,8 +234,10 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 	// epsilon of lo. It gives up after budget sweeps, or when hi has grown
 	// out of epsilon. (Raising in place carries a raise through the
 	// component in one sweep where a Jacobi step carried it one class.)
+	vsweeps := 0 // verify's sweeps, for the direct solution's budget
 	verify := func(cs []int32, next []float64, kappa float64, budget int, it int) (bool, error) {
 		for range budget {
+			vsweeps++
 			if ctx.Err() != nil {
 				return false, stopped(it)
 			}
@@ -287,13 +275,11 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 	}
 	progressed := 0
 	// direct solves component cs directly (directReward)
-	// within budget nanoseconds (at least 10 ms; no limit beyond an
-	// hour), setting its bounds when it succeeds.
+	// within budget work units (work.go: at least about 10 ms's, no limit
+	// beyond about an hour's; units, not time, so that the answer does
+	// not depend on the load), setting its bounds when it succeeds.
 	direct := func(cs []int32, budget float64) (bool, error) {
-		dctx, cancel := ctx, func() {}
-		if budget < float64(time.Hour) {
-			dctx, cancel = context.WithTimeout(ctx, max(time.Duration(budget), 10*time.Millisecond))
-		}
+		dctx := withWork(ctx, budget)
 		// In float64 intervals first (rewardf64.go), in rationals when
 		// that declines or its bounds are not within epsilon.
 		l, h, ok := rs.directRewardFloat(dctx, cs, cls, chList, chStart, lo, hi)
@@ -309,12 +295,12 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 		counted := opt.Method != Exact // (exact: the bounds only seed policy iteration)
 		if ok && counted {
 			r.FloatComponents++
-		} else if !ok && dctx.Err() == nil {
+		} else if !ok && dctx.Err() == nil && len(cs) <= maxDirect {
+			// (rationals grow with the fill-in: up to maxDirect classes)
 			if l, h, ok, err = rs.directReward(dctx, cs, cls, chList, chStart, lo, hi); ok && counted {
 				r.RationalComponents++
 			}
 		}
-		cancel()
 		if err != nil || !ok {
 			return false, err
 		}
@@ -323,22 +309,26 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 		}
 		return true, nil
 	}
-	// solve is a component of more than one class (or of one whose choice
-	// stalls): Gauss-Seidel from below in decreasing order of the
+	// solve is a component of more than one class: Gauss-Seidel from below in decreasing order of the
 	// classes (the start states first, the goal mostly later), then
 	// guesses, each closer than the last.
 	solve := func(cs []int32) (int, error) {
 		tol, kappa, guess := eps/4, eps/16, eps/2
 		next := make([]float64, len(cs))
-		small := len(cs) <= maxDirect // solved directly when iteration is slow
-		chain := true                 // one choice per class
+		chain := true // one choice per class
 		for _, i := range cs {
 			chain = chain && chStart[i+1]-chStart[i] == 1
 		}
 		failed := 0 // guesses that were no upper bound
 		const checkEvery = 500
 		lastDiff, prevDiff, nextTry := 0.0, 0.0, 0
-		began := time.Now()
+		vsweeps = 0
+		sweep := 0.0 // the work units of a sweep: an update per entry
+		for _, i := range cs {
+			for _, c := range chList[chStart[i]:chStart[i+1]] {
+				sweep += float64(m.EntryStart[c+1]-m.EntryStart[c]) * unitsSweepEntry / 2
+			}
+		}
 		it := 0
 		for {
 			for {
@@ -404,7 +394,7 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 				// A failed attempt (out of time) is tried again after
 				// twice the sweeps, with at least the time iterated so far:
 				// the attempts cost at most about twice the iteration.
-				if small && it >= nextTry && it%checkEvery == 0 {
+				if it >= nextTry && it%checkEvery == 0 {
 					more := 0.0 // the first check only records the change
 					switch {
 					case lastDiff > 0 && diff >= lastDiff:
@@ -421,8 +411,8 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 					lastDiff = diff
 					if more > 20*checkEvery {
 						nextTry = 2 * it
-						spent := float64(time.Since(began))
-						if ok, err := direct(cs, max(more/4*spent/float64(it), spent)); ok || err != nil {
+						spent := float64(it+vsweeps) * sweep
+						if ok, err := direct(cs, max(more/4*sweep, spent)); ok || err != nil {
 							return it, err
 						}
 					}
@@ -462,8 +452,8 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			// attempt at the first miss), while a ring's misses take a
 			// sweep or two each (and before giving up, below).
 			const failedMDP = 12
-			if failed++; small && (chain || failed >= failedMDP || tol < 1e-17) {
-				if ok, err := direct(cs, 4*float64(time.Since(began))); ok || err != nil {
+			if failed++; chain || failed >= failedMDP || tol < 1e-17 {
+				if ok, err := direct(cs, 4*float64(it+vsweeps)*sweep); ok || err != nil {
 					return it, err
 				}
 			}
@@ -484,7 +474,7 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 				return stopped(r.Iterations)
 			}
 		}
-		if len(cs) == 1 && !stalls(cs[0]) {
+		if len(cs) == 1 {
 			i := cs[0]
 			lo[i], best[i] = update(lo, i, false)
 			hi[i], _ = update(hi, i, true)

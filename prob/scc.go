@@ -241,6 +241,7 @@ func policyIteration(ctx context.Context, choices [][]sccChoice, sched []int, up
 				for j, p := range sc.off {
 					if x[j].Sign() != 0 {
 						v.Add(v, new(big.Rat).Mul(p, x[j]))
+						spend(ctx, (1+ratBits(x[j])>>8)*unitsRatEntry)
 					}
 				}
 				v.Quo(v, sc.e)

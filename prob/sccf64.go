@@ -3,6 +3,7 @@ package prob
 import (
 	"context"
 	"math"
+	"slices"
 )
 
 // Solving a strongly connected component in float64 interval arithmetic,
@@ -48,7 +49,9 @@ import (
 // σ's own choices have advantage 0 exactly; the others' are bounded above
 // with the intervals (T_a of v's upper ends, minus v_i's lower end, every
 // operation rounded up), and β (relative, for tiny values) or else γ is
-// the least that covers them. Min is the mirror image: σ's upper ends are
+// the least that covers them (where σ's intervals are too wide for that,
+// an advantage is bounded through differences of values instead,
+// certdiff.go). Min is the mirror image: σ's upper ends are
 // an upper bound, and the optimum is at least (v - γ)/(1 + β). A choice
 // tied with σ's in a class that neither leaves nor collects (L = b = 0)
 // cannot be certified, and the solution declines; so it does when both
@@ -326,13 +329,19 @@ func floatPolicyIteration(ctx context.Context, choices [][]fchoice, sched []int,
 		if !ok {
 			return nil, false
 		}
+		// improve's (and properF's, certify's) pass over the choices
+		for i := range choices {
+			for k := range choices[i] {
+				spend(ctx, (2+len(choices[i][k].to))*unitsFloatEntry)
+			}
+		}
 		for i := range v {
 			x[i] = v[i].mid()
 		}
 		// The last round's scheduler is certified as it is (the
 		// certificate holds for any; a poor one needs a large β or γ
 		// and declines).
-		if round < rounds && improve(choices, x, sched, max, false) {
+		if round < rounds && (improve(choices, x, sched, max, false) || cert && !diffOffTest && improveSure(choices, sched, v, max)) {
 			if ctx.Err() != nil {
 				return nil, false
 			}
@@ -355,6 +364,7 @@ var floatRoundsTest int
 func certify(choices [][]fchoice, sched []int, v []ival, max bool) ([]ival, bool) {
 	beta, gamma := 0.0, 0.0 // the least that cover every choice
 	betaOK, gammaOK := true, true
+	var dc *diffCert // differences of values (certdiff.go), when needed
 	for i, cs := range choices {
 		for k := range cs {
 			if k == sched[i] {
@@ -377,15 +387,29 @@ func certify(choices [][]fchoice, sched []int, v []ival, max bool) ([]ival, bool
 				tv := idiv(s, fc.E).lo
 				adv = math.Nextafter(v[i].hi-tv, math.Inf(1))
 			}
-			if math.IsNaN(adv) || math.IsInf(adv, 1) {
-				return nil, false
-			}
-			if adv <= 0 {
+			// adv·E (an upper bound of E·A), rounded up; or through
+			// differences of values when smaller.
+			need := math.Inf(1)
+			if !math.IsNaN(adv) && adv <= 0 {
 				continue
 			}
-			// adv·E / b (and / L), rounded up; b and L at their lower
-			// ends, E at its upper end.
-			need := up(adv * fc.E.hi)
+			if !math.IsNaN(adv) && !math.IsInf(adv, 1) {
+				need = up(adv * fc.E.hi)
+			}
+			if (!(need <= 0x1p-20*fc.b.lo) || !(need <= 0x1p-20*fc.L.lo)) && !diffOffTest {
+				if dc == nil {
+					dc = newDiffCert(choices, sched, v)
+				}
+				need = min(need, dc.need(fc, i, max))
+			}
+			if math.IsInf(need, 1) {
+				return nil, false
+			}
+			if need <= 0 {
+				continue
+			}
+			// need / b (and / L), rounded up; b and L at their lower
+			// ends.
 			if fc.b.lo > 0 {
 				beta = math.Max(beta, up(need/fc.b.lo))
 			} else {
@@ -489,15 +513,26 @@ func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, pr
 		fill += len(row)
 		rows[i], L[i], b[i] = row, fc.L, fc.b
 	}
+	spend(ctx, (4*n+fill)*unitsFloatEntry)
 	E := make([]ival, n)
 	work := 0
+	var keys []uint32
 	for _, k := range order {
 		row := rows[k]
+		// (the sums in a fixed order, not the map's: the same bits
+		// every run)
+		keys = sortedKeys(row, keys)
 		e := L[k]
-		for _, w := range row {
-			e = iadd(e, w)
+		for _, j := range keys {
+			e = iadd(e, row[j])
 		}
 		E[k] = e
+		// The pivot's work, spent before it (so that where the budget
+		// runs out does not depend on the order of the users), and the
+		// fill it may add at most.
+		if spend(ctx, (4+len(row)+len(users[k])*(1+len(row)))*unitsFloatEntry); ctx.Err() != nil || fill+len(users[k])*len(row) > 4*maxFloatFill {
+			return nil, false
+		}
 		// The intervals' relative widths may double from one
 		// elimination to the next (a product of two entries adds their
 		// widths; haddad-monmege's chain, eliminated from its middle,
@@ -530,7 +565,7 @@ func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, pr
 			}
 			if work += 1 + len(row); work > 1<<14 {
 				work = 0
-				if fill > maxFloatFill || ctx.Err() != nil {
+				if ctx.Err() != nil { // the caller's deadline (the budget was spent above)
 					return nil, false
 				}
 			}
@@ -548,8 +583,9 @@ func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, pr
 	for idx := n - 1; idx >= 0; idx-- {
 		k := order[idx]
 		s := b[k]
-		for j, w := range rows[k] {
-			s = iadd(s, imul(w, x[j]))
+		keys = sortedKeys(rows[k], keys)
+		for _, j := range keys {
+			s = iadd(s, imul(rows[k][j], x[j]))
 		}
 		v := idiv(s, E[k])
 		switch {
@@ -562,7 +598,7 @@ func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, pr
 			v.lo = 1
 		}
 		x[k] = v
-		if idx&0xfff == 0 && ctx.Err() != nil {
+		if spend(ctx, (1+len(rows[k]))*unitsFloatEntry); idx&0xfff == 0 && ctx.Err() != nil {
 			return nil, false
 		}
 	}
@@ -606,4 +642,18 @@ func dfsPostorder(choices [][]fchoice, sched []int) []uint32 {
 		}
 	}
 	return order
+}
+
+// diffOffTest (tests only) turns the differences of values off (certify
+// as in session 31), for the tests' counts before and after.
+var diffOffTest bool
+
+// sortedKeys returns row's keys in increasing order (in buf's storage).
+func sortedKeys(row map[uint32]ival, buf []uint32) []uint32 {
+	buf = buf[:0]
+	for j := range row {
+		buf = append(buf, j)
+	}
+	slices.Sort(buf)
+	return buf
 }
