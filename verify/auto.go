@@ -528,12 +528,19 @@ func reachedRangeError(err error) bool {
 // release makes the held counterexample (d steps) the winner once no
 // range error can lie fewer steps from the start: bfs has begun layer d
 // (it expanded every state before), or no run meets a range error (the
-// bounds check or the range question, autorange.go), or bfs gave way and
-// the range question has settled without a replayed range error of fewer
-// than d steps. A replayed range error of k < d steps (the range
-// question's) is the answer instead, as ic3's is when it reaches one.
-// An unreplayed range error (IC3's own report) never overrides the
-// counterexample.
+// bounds check or the range question, autorange.go). A replayed range
+// error of k < d steps (the range question's) is the answer instead, as
+// ic3's is when it reaches one (lang/spec.md: an unsafe state fewer than
+// k steps from the start is not ruled out, as with ic3's). When bfs gave way and the range question
+// settled without proving every range error unreachable (undecided, IC3's
+// own report of a range error without its run, or a replayed range error
+// of d steps or more, which says nothing of shorter runs: IC3's runs are
+// not the shortest), nothing rules out a closer range error and the
+// counterexample stays held: the portfolio answers unknown unless another
+// member decides (s32b_auto_policy_range_error.txtar: a policy's range
+// error 16 steps from the start, which IC3 reports without a run, and a
+// counterexample of 25 steps were answered unsafe when bfs gave way).
+// An unreplayed range error never overrides the counterexample.
 func (p *portfolio) release() {
 	v := p.held
 	if v == nil {
@@ -553,7 +560,7 @@ func (p *portfolio) release() {
 		p.stop()
 		return
 	}
-	if !p.noRangeErr && bd < int64(d) && !(p.bfsGaveWay && p.rangeSettled) {
+	if !p.noRangeErr && bd < int64(d) {
 		return
 	}
 	p.held = nil

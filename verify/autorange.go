@@ -24,11 +24,16 @@ package verify
 //     again in the original question's semantics (every state before the
 //     last open, the policy's choices, the outcomes) and asks the explicit
 //     engine for the error of its last state (Generator.ErrorAt). Only
-//     then is it a range error of k steps, held like the counterexample:
-//     it wins once bfs has begun layer k (no unsafe state and no range
-//     error lies closer), or when bfs gives way and k < d.
+//     then is it a range error of k steps: when k < d it is the answer
+//     at once, as ic3's range error is (an unsafe state closer than k
+//     steps is not ruled out: the hunter's d bounds only the unsafe
+//     states' depth); when k >= d it rules nothing out (IC3's runs are
+//     not the shortest) and the counterexample stays held.
 //   - anything else (unknown, IC3's own range error without a run, a
-//     refusal): nothing is learnt, and the portfolio holds on as before.
+//     refusal): nothing is learnt, and the portfolio holds on as before;
+//     once bfs gave way, nothing will release the counterexample (a
+//     closer range error is not ruled out): the portfolio answers unknown
+//     unless IC3's own question decides.
 //
 // IC3's own report of a range error (ic3.go's "a state reachable in N
 // steps ...") comes without its run: it does not override a held

@@ -1,0 +1,81 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"vigil/lang"
+	"vigil/symbolic/explicit"
+)
+
+// s32bPolicy: the policy walks x up to the unsafe 25, s counting one
+// outcome of a; only where x == 16 and s == 16 (one run in 2^16) does it
+// choose b, whose outcome leaves e's range: bfs (and ic3) answer that
+// range error, 16 steps from the start; the hunter's walks miss it and
+// find the unsafe state in 25 steps.
+const s32bPolicy = "model r\nvar x : 0 .. 30 = 0\nvar s : 0 .. 30 = 0\nvar e : 0 .. 1 = 0\n" +
+	"action a when x < 30 -> x' = x + 1 | x' = x + 1, s' = s + 1\n" +
+	"action b when x < 30 -> e' = e + 2\n" +
+	"policy rules pi {\n  when x == 16 && s == 16 -> b\n  otherwise -> a\n}\n" +
+	"property p { unsafe x == 25 }\n"
+
+// bfs that gives way at once (a state limit), after the hunter's answer
+var s32bGaveWay = autoMember{"bfs", func(ctx context.Context, q *Prepared) (*Verdict, error) {
+	time.Sleep(150 * time.Millisecond)
+	return &Verdict{Engine: "bfs", Answer: explicit.Unknown, Reason: "state limit 1", BFS: &explicit.Result{}}, nil
+}}
+
+// TestS32bGaveWayNeedsProof: once bfs gave way, the held counterexample
+// is released only when the range question proves every range error
+// unreachable. An undecided question, IC3's report of a range error
+// without its run, or a replayed range error of d steps or more (IC3's
+// runs are not the shortest) rules out no closer range error: the
+// portfolio answers unknown, naming the counterexample (it answered the
+// counterexample, where bfs answers b's range error one step from the
+// start).
+func TestS32bGaveWayNeedsProof(t *testing.T) {
+	deep := &rangeFound{Trace: make([]explicit.Step, 6), Err: errors.New("a range error")}
+	for name, r := range map[string]rangeOutcome{
+		"undecided":   {why: "no answer"},
+		"claim":       {why: "ic3: a state reachable in 1 steps has an outcome that leaves a variable's range: x=1 y=0"},
+		"found later": {found: deep},
+	} {
+		ask := func(ctx context.Context, q *Prepared) rangeOutcome { return r }
+		v, err := s32aRun(s32aPrepared(t, s32aShallow), []autoMember{s32bGaveWay, s32aIdle, s32aHunter}, ask, 3*time.Second)
+		if err != nil || v.Answer != explicit.Unknown || !strings.Contains(v.Reason, heldNote) {
+			t.Errorf("%s: got %v, %v; want unknown, the counterexample held", name, v, err)
+		}
+	}
+	// a proof releases it
+	clean := func(ctx context.Context, q *Prepared) rangeOutcome { return rangeOutcome{clean: true} }
+	v, err := s32aRun(s32aPrepared(t, s31dHeld), []autoMember{s32bGaveWay, s32aIdle, {"hunt", hunt}}, clean, 20*time.Second)
+	if err != nil || v.Answer != explicit.UnsafeVerdict || v.Engine != "hunt" {
+		t.Errorf("clean: got %v, %v; want the hunter's unsafe", v, err)
+	}
+}
+
+// TestS32bPolicyRangeErrorGaveWay: the real range question under a
+// policy (IC3 reaches b's range error, 16 steps from the start, and
+// reports it without its run) and the real hunter (25 steps): with bfs
+// gone, the portfolio answered the hunter's unsafe.
+func TestS32bPolicyRangeErrorGaveWay(t *testing.T) {
+	m, diags := lang.LoadSource("m.spec", []byte(s32bPolicy), lang.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Render())
+	}
+	q, err := prepare(context.Background(), &Question{Model: m, Property: m.Properties[0], Policy: m.Policies[0], Engine: "auto"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := askRange(context.Background(), q)
+	if r.clean || r.found != nil || !strings.Contains(r.why, "reachable in 16 steps") {
+		t.Fatalf("range question: %+v; want IC3's report of the range error 16 steps from the start", r)
+	}
+	v, err := s32aRun(q, []autoMember{s32bGaveWay, s32aIdle, {"hunt", hunt}}, nil, 20*time.Second)
+	if err != nil || v.Answer != explicit.Unknown || !strings.Contains(v.Reason, heldNote) {
+		t.Fatalf("got %v, %v; want unknown, the counterexample held", v, err)
+	}
+}
