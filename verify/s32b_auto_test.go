@@ -79,3 +79,25 @@ func TestS32bPolicyRangeErrorGaveWay(t *testing.T) {
 		t.Fatalf("got %v, %v; want unknown, the counterexample held", v, err)
 	}
 }
+
+// TestS32bStopDuringQuestion: a range question still running when the
+// time runs out gives no verdict, even when it answers (clean, a range
+// error, or a failed check) after the stop: unknown, the counterexample
+// named.
+func TestS32bStopDuringQuestion(t *testing.T) {
+	near := &rangeFound{Trace: make([]explicit.Step, 2), Err: errors.New("a range error")}
+	for name, r := range map[string]rangeOutcome{
+		"clean": {clean: true},
+		"found": {found: near},
+		"bug":   {bug: internal("a certificate that does not check")},
+	} {
+		late := func(ctx context.Context, q *Prepared) rangeOutcome {
+			<-ctx.Done()
+			return r
+		}
+		v, err := s32aRun(s32aPrepared(t, s32aShallow), []autoMember{s32bGaveWay, s32aIdle, s32aHunter}, late, time.Second)
+		if err != nil || v.Answer != explicit.Unknown || !strings.Contains(v.Reason, "timeout") || !strings.Contains(v.Reason, heldNote) {
+			t.Errorf("%s after the stop: got %v, %v; want unknown at the timeout, the counterexample held", name, v, err)
+		}
+	}
+}
