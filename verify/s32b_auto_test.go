@@ -12,14 +12,14 @@ import (
 )
 
 // s32bPolicy: the policy walks x up to the unsafe 25, s counting one
-// outcome of a; only where x == 16 and s == 16 (one run in 2^16) does it
+// outcome of a; only where x == 20 and s == 20 (one run in 2^20) does it
 // choose b, whose outcome leaves e's range: bfs (and ic3) answer that
-// range error, 16 steps from the start; the hunter's walks miss it and
+// range error, 20 steps from the start; the hunter's walks miss it and
 // find the unsafe state in 25 steps.
 const s32bPolicy = "model r\nvar x : 0 .. 30 = 0\nvar s : 0 .. 30 = 0\nvar e : 0 .. 1 = 0\n" +
 	"action a when x < 30 -> x' = x + 1 | x' = x + 1, s' = s + 1\n" +
 	"action b when x < 30 -> e' = e + 2\n" +
-	"policy rules pi {\n  when x == 16 && s == 16 -> b\n  otherwise -> a\n}\n" +
+	"policy rules pi {\n  when x == 20 && s == 20 -> b\n  otherwise -> a\n}\n" +
 	"property p { unsafe x == 25 }\n"
 
 // bfs that gives way at once (a state limit), after the hunter's answer
@@ -58,7 +58,7 @@ func TestS32bGaveWayNeedsProof(t *testing.T) {
 }
 
 // TestS32bPolicyRangeErrorGaveWay: the real range question under a
-// policy (IC3 reaches b's range error, 16 steps from the start, and
+// policy (IC3 reaches b's range error, 20 steps from the start, and
 // reports it without its run) and the real hunter (25 steps): with bfs
 // gone, the portfolio answered the hunter's unsafe.
 func TestS32bPolicyRangeErrorGaveWay(t *testing.T) {
@@ -71,8 +71,8 @@ func TestS32bPolicyRangeErrorGaveWay(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := askRange(context.Background(), q)
-	if r.clean || r.found != nil || !strings.Contains(r.why, "reachable in 16 steps") {
-		t.Fatalf("range question: %+v; want IC3's report of the range error 16 steps from the start", r)
+	if r.clean || r.found != nil || !strings.Contains(r.why, "reachable in 20 steps") {
+		t.Fatalf("range question: %+v; want IC3's report of the range error 20 steps from the start", r)
 	}
 	v, err := s32aRun(q, []autoMember{s32bGaveWay, s32aIdle, {"hunt", hunt}}, nil, 20*time.Second)
 	if err != nil || v.Answer != explicit.Unknown || !strings.Contains(v.Reason, heldNote) {
