@@ -74,7 +74,7 @@ func TestS32bPolicyRangeErrorGaveWay(t *testing.T) {
 	if r.clean || r.found != nil || !strings.Contains(r.why, "reachable in 20 steps") {
 		t.Fatalf("range question: %+v; want IC3's report of the range error 20 steps from the start", r)
 	}
-	v, err := s32aRun(q, []autoMember{s32bGaveWay, s32aIdle, {"hunt", hunt}}, nil, 20*time.Second)
+	v, err := s32aRun(q, []autoMember{s32bGaveWay, s32aIdle, {"hunt", hunt}}, nil, 5*time.Second)
 	if err != nil || v.Answer != explicit.Unknown || !strings.Contains(v.Reason, heldNote) {
 		t.Fatalf("got %v, %v; want unknown, the counterexample held", v, err)
 	}
