@@ -164,6 +164,7 @@ type portfolio struct {
 	bfsDepth   atomic.Int64
 	noRangeErr bool
 	bfsGaveWay bool
+	heldBy     int // the member whose counterexample is held (2 the hunter, 1 IC3)
 	bounds     chan boundsAnswer
 	// The range question (autorange.go), asked once the bounds check
 	// found an outcome that can leave a range (or could not decide):
@@ -462,10 +463,15 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		// semantics (the ground truth) reports.
 		p.fatal = o.err
 		p.stop()
-	case o.err == nil && o.v.Answer != explicit.Unknown && o.v.Engine == "hunt" && o.v.Answer == explicit.UnsafeVerdict:
-		// the hunter's counterexample wins once no range error lies
-		// closer to the start (release)
-		p.held = o.v
+	case o.err == nil && o.i > 0 && o.v.Answer == explicit.UnsafeVerdict:
+		// the hunter's counterexample, or IC3's (whose obligations and
+		// random walks do not make it the shortest either: s32b_auto_ic3
+		// _counterexample_held, IC3's 25 steps where bfs meets a range
+		// error in 12), wins once no range error lies closer to the
+		// start (release); of two, the shorter is held
+		if p.held == nil || len(o.v.Trace) < len(p.held.Trace) {
+			p.held, p.heldBy = o.v, o.i
+		}
 		p.stats.Members[o.i].Outcome = "held"
 		p.stats.Members[o.i].Reason = fmt.Sprintf("a counterexample of %d steps, held while bfs may meet a range error in fewer steps", len(o.v.Trace)-1)
 		if p.bounds == nil {
@@ -556,7 +562,7 @@ func (p *portfolio) release() {
 		// the counterexample
 		p.held = nil
 		p.fatal = f.Error()
-		p.stats.Members[2].Reason = fmt.Sprintf("a counterexample of %d steps; a range error lies %d steps from the start", d, f.Steps())
+		p.stats.Members[p.heldBy].Reason = fmt.Sprintf("a counterexample of %d steps; a range error lies %d steps from the start", d, f.Steps())
 		p.stop()
 		return
 	}
@@ -566,7 +572,13 @@ func (p *portfolio) release() {
 	p.held = nil
 	p.winner = v
 	p.stats.Winner = v.Engine
-	p.stats.Members[2].Outcome, p.stats.Members[2].Reason = "won", ""
+	p.stats.Members[p.heldBy].Outcome, p.stats.Members[p.heldBy].Reason = "won", ""
+	for i := 1; i < len(p.stats.Members); i++ {
+		if m := &p.stats.Members[i]; i != p.heldBy && m.Outcome == "held" {
+			// the other member's counterexample, no shorter
+			m.Outcome = "unsafe too"
+		}
+	}
 	if reachedRangeError(p.errs[1]) {
 		// IC3's report of a range error, without a run that replays
 		p.stats.Members[1].Outcome = "unconfirmed"
@@ -673,7 +685,11 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 		v.Reason = "no member of the portfolio decided"
 	}
 	if h := p.held; h != nil {
-		v.Reason += fmt.Sprintf("%s%d steps, held back while bfs searched: a range error in fewer steps (the answer of bfs and ic3, an error of the model) is not ruled out", heldNote, len(h.Trace)-1)
+		note := heldNote
+		if p.heldBy != 2 {
+			note = strings.Replace(note, "the hunter", p.stats.Members[p.heldBy].Engine, 1)
+		}
+		v.Reason += fmt.Sprintf("%s%d steps, held back while bfs searched: a range error in fewer steps (the answer of bfs and ic3, an error of the model) is not ruled out", note, len(h.Trace)-1)
 	}
 	return v, nil
 }

@@ -101,3 +101,29 @@ func TestS32bStopDuringQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestS32bIC3CounterexampleHeld: IC3's counterexample (its obligations
+// and random walks do not make it the shortest) is held as the hunter's:
+// b's range error one step from the start, which the range question
+// replays, is the answer, bfs's; IC3's 3-step counterexample won at once.
+// With no range error reachable (s31dHeld) IC3's counterexample wins once
+// the question proves it.
+func TestS32bIC3CounterexampleHeld(t *testing.T) {
+	ic3cex := autoMember{"ic3", func(ctx context.Context, q *Prepared) (*Verdict, error) {
+		v, err := s32aHunter.run(ctx, q)
+		if v != nil {
+			v.Engine, v.Hunt = "ic3", nil
+		}
+		return v, err
+	}}
+	idleHunt := autoMember{"hunt", s32aIdle.run}
+	_, err := s32aRun(s32aPrepared(t, s32aShallow), []autoMember{s32aSearching, ic3cex, idleHunt}, nil, 20*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "reachable in 1 steps (a run that replays") || !strings.Contains(err.Error(), "action b") {
+		t.Fatalf("got %v; want the range error of b one step from the start", err)
+	}
+	ic3real := autoMember{"ic3", func(ctx context.Context, q *Prepared) (*Verdict, error) { return decideIC3(ctx, q, true) }}
+	v, err := s32aRun(s32aPrepared(t, s31dHeld), []autoMember{s32bGaveWay, ic3real, idleHunt}, nil, 20*time.Second)
+	if err != nil || v.Answer != explicit.UnsafeVerdict || v.Engine != "ic3" || !strings.Contains(v.Auto.RangeCheck, "no run meets a range error") {
+		t.Fatalf("no range error reachable: got %v, %v; want ic3's unsafe once the question proves it", v, err)
+	}
+}
