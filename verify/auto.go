@@ -576,7 +576,7 @@ func (p *portfolio) release() {
 	for i := 1; i < len(p.stats.Members); i++ {
 		if m := &p.stats.Members[i]; i != p.heldBy && m.Outcome == "held" {
 			// the other member's counterexample, no shorter
-			m.Outcome = "unsafe too"
+			m.Outcome, m.Reason = "unsafe too", fmt.Sprintf("a counterexample of %d steps", len(p.results[i].Trace)-1)
 		}
 	}
 	if reachedRangeError(p.errs[1]) {

@@ -127,3 +127,26 @@ func TestS32bIC3CounterexampleHeld(t *testing.T) {
 		t.Fatalf("no range error reachable: got %v, %v; want ic3's unsafe once the question proves it", v, err)
 	}
 }
+
+// TestS32bRangeQuestionRunsEndAsQs: the range question's runs end where
+// q's do (its unsafe states and goals are the question's goals): b's
+// range error lies beyond the unsafe x == 1, where every run of q ends,
+// so no run meets it, and a goal with a range error is none either. The
+// question went on through x == 1, reached b's range error, and its run
+// did not replay: undecided.
+func TestS32bRangeQuestionRunsEndAsQs(t *testing.T) {
+	for _, src := range []string{
+		"model m\nvar x : 0 .. 3 = 0\nvar y : 0 .. 1 = 0\naction a when x < 3 -> x' = x + 1\naction b when x == 2 -> y' = y + 2\nproperty p { unsafe x == 1 }\n",
+		"model m\nvar x : 0 .. 3 = 0\nvar y : 0 .. 1 = 0\naction a when x < 3 -> x' = x + 1\naction b when x == 2 -> y' = y + 2\nproperty p { unsafe x == 3\n goal x == 2 }\n",
+	} {
+		r := askRange(context.Background(), s32aPrepared(t, src))
+		if !r.clean || r.bug != nil {
+			t.Errorf("got %+v; want clean\n%s", r, src)
+		}
+	}
+	// the range error before the unsafe state is still found
+	r := askRange(context.Background(), s32aPrepared(t, s32aShallow))
+	if r.found == nil || r.found.Steps() != 1 {
+		t.Errorf("s32aShallow: got %+v; want b's range error one step from the start", r)
+	}
+}
