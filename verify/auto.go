@@ -38,30 +38,35 @@ import (
 // The portfolio gives up (Unknown) when bfs and IC3 have both ended
 // without a verdict: the hunter cannot prove safety.
 //
-// A range error is an error of the model, and bfs and IC3 report the
-// shallowest bad state, an unsafe state or a range error (either where
-// both lie equally deep): the hunter's walks, which may pass beside a
-// shallower range error, do not. So the hunter's counterexample of d
-// steps is held back while a range error in fewer than d steps is
-// possible. It wins once bfs has expanded every state of fewer than d
-// steps, or no run meets a range error: smt.CheckBounds finds no outcome
-// that can leave a range (asked once, when the hunter's answer is first
-// held; a stopped or undecided check is never clean), or else the range
-// question (autorange.go: IC3 with the range-error states as the unsafe
-// ones, its invariant checked) proves none reachable. A range error
-// that question reaches on a run that replays in the explicit semantics,
-// in fewer than d steps, is the answer instead. When bfs gives way the
-// counterexample wins once the range question has answered without such
-// a range error (as the hunter's own range error is the answer once bfs
-// gave way, huntRangeError). Meanwhile bfs's or IC3's verdict wins as
-// usual; IC3's own report of a range error, which comes without its
-// run, never overrides the held counterexample (session 31 let it).
-// When nothing decides before the time runs out, the portfolio answers
-// unknown, naming the held counterexample. Before session 31 auto
-// answered unsafe where bfs and ic3 report a range error 60 steps from
-// the start (bench/adversarial/s31d_auto_range_error.txtar); in session
-// 31 it answered unknown where no run meets the range error that the
-// bounds check finds (s32a_auto_unreached_range_error.txtar).
+// A range error is an error of the model, and bfs reports the shallowest
+// bad state, an unsafe state or a range error (either where both lie
+// equally deep): the hunter's walks, which may pass beside a shallower
+// range error, do not, nor do IC3's counterexamples (its obligations and
+// random walks: ic3 alone answers unsafe in 25 steps where bfs meets a
+// range error in 12, s32b_auto_ic3_counterexample_held). So a
+// counterexample of d steps, the hunter's or IC3's (the shorter of two),
+// is held back while a range error in fewer than d steps is possible. It
+// wins once bfs has expanded every state of fewer than d steps, or no
+// run meets a range error: smt.CheckBounds finds no outcome that can
+// leave a range (asked once, when a counterexample is first held; a
+// stopped or undecided check is never clean), or else the range question
+// (autorange.go: IC3 with the range-error states as the unsafe ones, the
+// original's unsafe states and goals as goals, its invariant checked)
+// proves none reachable. A range error that question reaches on a run
+// that replays in the explicit semantics, in fewer than d steps, is the
+// answer instead. Nothing else releases it: when bfs gave way and the
+// question is undecided (IC3's own range error, which comes without its
+// run, as under a policy, or a range error d steps or more away, which
+// rules out nothing closer), the portfolio answers unknown, naming the
+// held counterexample (s32b_auto_policy_range_error: it answered the
+// counterexample where bfs and ic3 report a range error). Meanwhile
+// bfs's verdict and IC3's safe one win as usual; IC3's own report of a
+// range error never overrides the held counterexample (session 31 let
+// it). Before session 31 auto answered unsafe where bfs and ic3 report a
+// range error 60 steps from the start
+// (bench/adversarial/s31d_auto_range_error.txtar); in session 31 it
+// answered unknown where no run meets the range error that the bounds
+// check finds (s32a_auto_unreached_range_error.txtar).
 
 // AutoHeadStart is how long bfs runs alone before the other members of
 // the portfolio start.
