@@ -38,30 +38,35 @@ import (
 // The portfolio gives up (Unknown) when bfs and IC3 have both ended
 // without a verdict: the hunter cannot prove safety.
 //
-// A range error is an error of the model, and bfs and IC3 report the
-// shallowest bad state, an unsafe state or a range error (either where
-// both lie equally deep): the hunter's walks, which may pass beside a
-// shallower range error, do not. So the hunter's counterexample of d
-// steps is held back while a range error in fewer than d steps is
-// possible. It wins once bfs has expanded every state of fewer than d
-// steps, or no run meets a range error: smt.CheckBounds finds no outcome
-// that can leave a range (asked once, when the hunter's answer is first
-// held; a stopped or undecided check is never clean), or else the range
-// question (autorange.go: IC3 with the range-error states as the unsafe
-// ones, its invariant checked) proves none reachable. A range error
-// that question reaches on a run that replays in the explicit semantics,
-// in fewer than d steps, is the answer instead. When bfs gives way the
-// counterexample wins once the range question has answered without such
-// a range error (as the hunter's own range error is the answer once bfs
-// gave way, huntRangeError). Meanwhile bfs's or IC3's verdict wins as
-// usual; IC3's own report of a range error, which comes without its
-// run, never overrides the held counterexample (session 31 let it).
-// When nothing decides before the time runs out, the portfolio answers
-// unknown, naming the held counterexample. Before session 31 auto
-// answered unsafe where bfs and ic3 report a range error 60 steps from
-// the start (bench/adversarial/s31d_auto_range_error.txtar); in session
-// 31 it answered unknown where no run meets the range error that the
-// bounds check finds (s32a_auto_unreached_range_error.txtar).
+// A range error is an error of the model, and bfs reports the shallowest
+// bad state, an unsafe state or a range error (either where both lie
+// equally deep): the hunter's walks, which may pass beside a shallower
+// range error, do not, nor do IC3's counterexamples (its obligations and
+// random walks: ic3 alone answers unsafe in 25 steps where bfs meets a
+// range error in 12, s32b_auto_ic3_counterexample_held). So a
+// counterexample of d steps, the hunter's or IC3's (the shorter of two),
+// is held back while a range error in fewer than d steps is possible. It
+// wins once bfs has expanded every state of fewer than d steps, or no
+// run meets a range error: smt.CheckBounds finds no outcome that can
+// leave a range (asked once, when a counterexample is first held; a
+// stopped or undecided check is never clean), or else the range question
+// (autorange.go: IC3 with the range-error states as the unsafe ones, the
+// original's unsafe states and goals as goals, its invariant checked)
+// proves none reachable. A range error that question reaches on a run
+// that replays in the explicit semantics, in fewer than d steps, is the
+// answer instead. Nothing else releases it: when bfs gave way and the
+// question is undecided (IC3's own range error, which comes without its
+// run, as under a policy, or a range error d steps or more away, which
+// rules out nothing closer), the portfolio answers unknown, naming the
+// held counterexample (s32b_auto_policy_range_error: it answered the
+// counterexample where bfs and ic3 report a range error). Meanwhile
+// bfs's verdict and IC3's safe one win as usual; IC3's own report of a
+// range error never overrides the held counterexample (session 31 let
+// it). Before session 31 auto answered unsafe where bfs and ic3 report a
+// range error 60 steps from the start
+// (bench/adversarial/s31d_auto_range_error.txtar); in session 31 it
+// answered unknown where no run meets the range error that the bounds
+// check finds (s32a_auto_unreached_range_error.txtar).
 
 // AutoHeadStart is how long bfs runs alone before the other members of
 // the portfolio start.
@@ -164,6 +169,7 @@ type portfolio struct {
 	bfsDepth   atomic.Int64
 	noRangeErr bool
 	bfsGaveWay bool
+	heldBy     int // the member whose counterexample is held (2 the hunter, 1 IC3)
 	bounds     chan boundsAnswer
 	// The range question (autorange.go), asked once the bounds check
 	// found an outcome that can leave a range (or could not decide):
@@ -462,10 +468,15 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		// semantics (the ground truth) reports.
 		p.fatal = o.err
 		p.stop()
-	case o.err == nil && o.v.Answer != explicit.Unknown && o.v.Engine == "hunt" && o.v.Answer == explicit.UnsafeVerdict:
-		// the hunter's counterexample wins once no range error lies
-		// closer to the start (release)
-		p.held = o.v
+	case o.err == nil && o.i > 0 && o.v.Answer == explicit.UnsafeVerdict:
+		// the hunter's counterexample, or IC3's (whose obligations and
+		// random walks do not make it the shortest either: s32b_auto_ic3
+		// _counterexample_held, IC3's 25 steps where bfs meets a range
+		// error in 12), wins once no range error lies closer to the
+		// start (release); of two, the shorter is held
+		if p.held == nil || len(o.v.Trace) < len(p.held.Trace) {
+			p.held, p.heldBy = o.v, o.i
+		}
 		p.stats.Members[o.i].Outcome = "held"
 		p.stats.Members[o.i].Reason = fmt.Sprintf("a counterexample of %d steps, held while bfs may meet a range error in fewer steps", len(o.v.Trace)-1)
 		if p.bounds == nil {
@@ -528,12 +539,19 @@ func reachedRangeError(err error) bool {
 // release makes the held counterexample (d steps) the winner once no
 // range error can lie fewer steps from the start: bfs has begun layer d
 // (it expanded every state before), or no run meets a range error (the
-// bounds check or the range question, autorange.go), or bfs gave way and
-// the range question has settled without a replayed range error of fewer
-// than d steps. A replayed range error of k < d steps (the range
-// question's) is the answer instead, as ic3's is when it reaches one.
-// An unreplayed range error (IC3's own report) never overrides the
-// counterexample.
+// bounds check or the range question, autorange.go). A replayed range
+// error of k < d steps (the range question's) is the answer instead, as
+// ic3's is when it reaches one (lang/spec.md: an unsafe state fewer than
+// k steps from the start is not ruled out, as with ic3's). When bfs gave way and the range question
+// settled without proving every range error unreachable (undecided, IC3's
+// own report of a range error without its run, or a replayed range error
+// of d steps or more, which says nothing of shorter runs: IC3's runs are
+// not the shortest), nothing rules out a closer range error and the
+// counterexample stays held: the portfolio answers unknown unless another
+// member decides (s32b_auto_policy_range_error.txtar: a policy's range
+// error 16 steps from the start, which IC3 reports without a run, and a
+// counterexample of 25 steps were answered unsafe when bfs gave way).
+// An unreplayed range error never overrides the counterexample.
 func (p *portfolio) release() {
 	v := p.held
 	if v == nil {
@@ -549,17 +567,23 @@ func (p *portfolio) release() {
 		// the counterexample
 		p.held = nil
 		p.fatal = f.Error()
-		p.stats.Members[2].Reason = fmt.Sprintf("a counterexample of %d steps; a range error lies %d steps from the start", d, f.Steps())
+		p.stats.Members[p.heldBy].Reason = fmt.Sprintf("a counterexample of %d steps; a range error lies %d steps from the start", d, f.Steps())
 		p.stop()
 		return
 	}
-	if !p.noRangeErr && bd < int64(d) && !(p.bfsGaveWay && p.rangeSettled) {
+	if !p.noRangeErr && bd < int64(d) {
 		return
 	}
 	p.held = nil
 	p.winner = v
 	p.stats.Winner = v.Engine
-	p.stats.Members[2].Outcome, p.stats.Members[2].Reason = "won", ""
+	p.stats.Members[p.heldBy].Outcome, p.stats.Members[p.heldBy].Reason = "won", ""
+	for i := 1; i < len(p.stats.Members); i++ {
+		if m := &p.stats.Members[i]; i != p.heldBy && m.Outcome == "held" {
+			// the other member's counterexample, no shorter
+			m.Outcome, m.Reason = "unsafe too", fmt.Sprintf("a counterexample of %d steps", len(p.results[i].Trace)-1)
+		}
+	}
 	if reachedRangeError(p.errs[1]) {
 		// IC3's report of a range error, without a run that replays
 		p.stats.Members[1].Outcome = "unconfirmed"
@@ -666,7 +690,11 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 		v.Reason = "no member of the portfolio decided"
 	}
 	if h := p.held; h != nil {
-		v.Reason += fmt.Sprintf("%s%d steps, held back while bfs searched: a range error in fewer steps (the answer of bfs and ic3, an error of the model) is not ruled out", heldNote, len(h.Trace)-1)
+		note := heldNote
+		if p.heldBy != 2 {
+			note = strings.Replace(note, "the hunter", p.stats.Members[p.heldBy].Engine, 1)
+		}
+		v.Reason += fmt.Sprintf("%s%d steps, held back while bfs searched: a range error in fewer steps (the answer of bfs and ic3, an error of the model) is not ruled out", note, len(h.Trace)-1)
 	}
 	return v, nil
 }

@@ -7,28 +7,35 @@ package verify
 // range error in fewer steps is possible (lang/spec.md, Range errors).
 // When smt.CheckBounds finds an outcome that can leave a range, the
 // portfolio asks IC3 a second question, rangeQuestion: the same model,
-// start states and policy, with the unsafe condition replaced by
-// rangeErrCond, the states where some command's outcome leaves a range
-// (for a policy, a condition no state meets: IC3's own bad region then
-// holds exactly the policy's range errors). Its answer is checked as
-// every answer is:
+// start states and policy, the original's unsafe states and goals as
+// its goals (terminal, as in the original: its runs are the original's),
+// and as its unsafe states those of rangeErrCond that are not terminal,
+// the states where some command's outcome leaves a range (for a policy,
+// a condition no state meets: IC3's own bad region then holds exactly
+// the policy's range errors). Its answer is checked as every answer is:
 //
 //   - safe, with a certificate ic3/cert accepts: no range error is
 //     reachable at all. The certificate's range-error checks count every
-//     range error of the changed question, whose runs go on through the
-//     states the original property calls unsafe (so it reaches at least
-//     the original's states): no run of the original meets one, and the
-//     held counterexample is exactly bfs's answer (unsafe).
+//     range error of the changed question, whose runs are the original's
+//     (until s32b they went on through the original's unsafe states, and
+//     a range error beyond one left the question undecided): no run of
+//     the original meets one, and the held counterexample is exactly
+//     bfs's answer (unsafe).
 //   - unsafe, a run that replays in the changed question's explicit
 //     semantics into a state of rangeErrCond: replayRangeError replays it
 //     again in the original question's semantics (every state before the
 //     last open, the policy's choices, the outcomes) and asks the explicit
 //     engine for the error of its last state (Generator.ErrorAt). Only
-//     then is it a range error of k steps, held like the counterexample:
-//     it wins once bfs has begun layer k (no unsafe state and no range
-//     error lies closer), or when bfs gives way and k < d.
+//     then is it a range error of k steps: when k < d it is the answer
+//     at once, as ic3's range error is (an unsafe state closer than k
+//     steps is not ruled out: the hunter's d bounds only the unsafe
+//     states' depth); when k >= d it rules nothing out (IC3's runs are
+//     not the shortest) and the counterexample stays held.
 //   - anything else (unknown, IC3's own range error without a run, a
-//     refusal): nothing is learnt, and the portfolio holds on as before.
+//     refusal): nothing is learnt, and the portfolio holds on as before;
+//     once bfs gave way, nothing will release the counterexample (a
+//     closer range error is not ruled out): the portfolio answers unknown
+//     unless IC3's own question decides.
 //
 // IC3's own report of a range error (ic3.go's "a state reachable in N
 // steps ...") comes without its run: it does not override a held
@@ -80,10 +87,21 @@ func neverCond(m *symbolic.Model) *symbolic.Cond {
 }
 
 // rangeQuestion is q with its unsafe condition replaced as the file's
-// comment says; nil when there is no such question to ask.
+// comment says; nil when there is no such question to ask. The states
+// the property calls unsafe or goals are the question's goals: terminal
+// as in q, so that the question's runs are q's (a run that went on
+// through an unsafe state of q, as the question's runs did before s32b,
+// reached range errors beyond it, whose runs did not replay, and the
+// question was undecided where bfs meets an unsafe state first), and
+// the range-error states among them are no range errors (a run ends
+// there).
 func rangeQuestion(q *Prepared) *Question {
 	m := q.Model
-	unsafe := rangeErrCond(m)
+	term := q.Property.Unsafe
+	if g := q.Property.Goal; g != nil {
+		term = symbolic.Or(term, g)
+	}
+	unsafe := symbolic.And(rangeErrCond(m), symbolic.Not(term))
 	if q.Policy != nil || unsafe.Op == symbolic.CFalse || unsafe.Op == symbolic.CTrue {
 		// A policy chooses among the enabled commands: rangeErrCond
 		// counts the range errors of labels it never chooses, IC3's own
@@ -93,8 +111,22 @@ func rangeQuestion(q *Prepared) *Question {
 	if unsafe == nil {
 		return nil
 	}
+	prop := *q.Property
+	prop.Unsafe, prop.Goal = unsafe, term
+	mm := *m
+	mm.Properties = append([]*symbolic.Property(nil), m.Properties...)
+	found := false
+	for i, mp := range mm.Properties {
+		if mp == q.Property {
+			mm.Properties[i], found = &prop, true
+		}
+	}
+	if !found {
+		mm.Properties = append(mm.Properties, &prop)
+	}
 	qq := *q.Question
-	qq.Start, qq.Unsafe = q.Property.Start, unsafe
+	qq.Model, qq.Property = &mm, &prop
+	qq.Start, qq.Unsafe = nil, nil
 	qq.Compiled, qq.Progress, qq.Certificate, qq.Tamper = nil, nil, false, nil
 	qq.Engine = "ic3"
 	return &qq

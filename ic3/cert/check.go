@@ -111,6 +111,12 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 		}
 	}
 	fc := NewFactChecker(m, p)
+	// A fact the checker cannot re-check within its bounds (or Z3
+	// leaves undecided) is no verdict, but the facts after it are still
+	// checked: one of them refuted makes the certificate invalid (the
+	// first undecided fact made it unknown, the refutation unseen:
+	// s32b_cert_fact_after_budget.txtar).
+	var undecided *Inconclusive
 	for _, f := range facts {
 		// The fact's region: its invariant box within its sub-region, the
 		// bounds and the linear atoms of both (exactly the region
@@ -135,12 +141,18 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 			}
 			if u, ok := errors.AsType[*Inconclusive](err); ok {
 				// undecided, not refuted: the certificate could not be checked
-				nu := *u
-				nu.Condition = fmt.Sprintf("policy fact on box %d (label %s)", f.Box, Quote(m.Labels[f.Label].Name))
-				return &nu
+				if undecided == nil {
+					nu := *u
+					nu.Condition = fmt.Sprintf("policy fact on box %d (label %s)", f.Box, Quote(m.Labels[f.Label].Name))
+					undecided = &nu
+				}
+				continue
 			}
 			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, Quote(m.Labels[f.Label].Name), Message(err))}
 		}
+	}
+	if undecided != nil {
+		return undecided
 	}
 	return nil
 }
