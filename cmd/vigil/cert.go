@@ -90,8 +90,9 @@ or the file is not a certificate that fits the model.
 A JSON certificate's entries are held in memory: one whose entries take
 more than 2048 MiB by vigil's estimate (57 bytes an entry and 8 a
 variable of its state; a bfs certificate of 16 million states of two
-variables takes 1.2 GB by it) is refused, "...: the entries and states
-read take more than 2048 MiB of memory", exit 1; --max-entry-memory MiB
+variables takes 1.2 GB by it) is not checked: "unknown: the certificate
+could not be checked: ...: the entries and states read take more than
+2048 MiB of memory", exit 4 (a limit, no verdict); --max-entry-memory MiB
 raises the bound. Its header (the fields but entries, safe_states and
 unsafe_states) may take 64 MiB.
 

@@ -122,6 +122,11 @@ var errValueTooLarge = errors.New("a value too large")
 // take more than MaxHeld bytes.
 var errTooMuchHeld = errors.New("entries too large")
 
+// IsTooMuchHeld reports whether err is Read's refusal of entries and
+// states beyond MaxHeld (--max-entry-memory): a limit of the checker's,
+// not a fault of the certificate, so the check has no verdict.
+func IsTooMuchHeld(err error) bool { return errors.Is(err, errTooMuchHeld) }
+
 // winSize is how much of the JSON read last a window keeps, to turn a
 // byte offset into a line and column.
 const winSize = 1 << 20

@@ -148,6 +148,14 @@ func checkSafety(ctx context.Context, path string, opts Options) *Result {
 		err := fmt.Errorf("%w", context.Cause(ctx))
 		return finish(err, Invalid).stopped(ctx, err)
 	}
+	if err != nil && cert.IsTooMuchHeld(err) {
+		// The entries passed the memory bound (--max-entry-memory): a
+		// limit of the checker's, no verdict on the certificate.
+		r := finish(fmt.Errorf("%s: %s", path, verify.CertMessage(err)), Inconclusive)
+		r.Msg = "the certificate could not be checked: " + r.Msg
+		rep.Verdict, rep.Valid, rep.Reason, rep.Error = "unknown", false, "inconclusive", r.Msg
+		return r
+	}
 	if err != nil {
 		return finish(fmt.Errorf("%s: %s", path, verify.CertMessage(err)), Invalid)
 	}
