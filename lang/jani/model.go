@@ -117,8 +117,9 @@ type modelLoader struct {
 	// lowered (edgeDests; nil elsewhere): where a choice of its may be
 	// empty (emptyChoice)
 	edgeGuard *symbolic.Cond
-	// emptySpent is the number of states emptyChoice has enumerated
-	// (within maxEmptySpent over the model)
+	// emptySpent is the work emptyChoice has spent, states enumerated
+	// times the nodes evaluated in each (within maxEmptySpent over the
+	// model)
 	emptySpent      int
 	levelsBelowZero bool
 	// labelOf caches label's answers by JANI name, for labelCount labels
@@ -1697,7 +1698,7 @@ func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
 				ml.note(ch.node, "where lower-bound > upper-bound (%s > %s) in a state where the edge is taken, this choice of %s has no value to choose: vigil then reports a range error that sets %s to %d, the value just above its range %d..%d; strengthen the edge's guard so that lower-bound <= upper-bound where it is enabled",
 					lbText, ubText, ch.v.name, ch.v.name, v.Hi+1, v.Lo, v.Hi)
 			case emptyUndecided:
-				ml.note(ch.node, "lower-bound > upper-bound (%s > %s) may hold in a state where the edge is taken (vigil did not decide it: too many values to enumerate); where it does, this choice of %s has no value to choose: vigil then reports a range error that sets %s to %d, the value just above its range %d..%d; strengthen the edge's guard so that lower-bound <= upper-bound where it is enabled",
+				ml.note(ch.node, "lower-bound > upper-bound (%s > %s) may hold in a state where the edge is taken (vigil did not decide it: too many values to enumerate, or too large a guard to evaluate in each); where it does, this choice of %s has no value to choose: vigil then reports a range error that sets %s to %d, the value just above its range %d..%d; strengthen the edge's guard so that lower-bound <= upper-bound where it is enabled",
 					lbText, ubText, ch.v.name, ch.v.name, v.Hi+1, v.Lo, v.Hi)
 			}
 		}
@@ -1842,10 +1843,15 @@ func (ml *modelLoader) declaredVars(root *node) {
 	}
 }
 
-// maxEmptySpent bounds the states emptyChoice enumerates over a model
-// (each choice within maxSumStates): many edges whose choices intervals
-// cannot decide cost at most this many evaluations of their guards.
-const maxEmptySpent = 1 << 22
+// maxEmptySpent bounds the work emptyChoice spends over a model: the
+// states it enumerates (each choice within maxSumStates) times the nodes
+// of the condition it evaluates in each (its tree size). Counting states
+// alone let a guard's size multiply it: 64 choices under a guard of
+// 200 disjuncts (a 35 KB file) evaluated 2^22 states of some 1200 nodes
+// each, about a minute (s32k_jani_empty_walk). At about 10 ns a node,
+// this is about a second at most; a choice past it keeps its range
+// error and the "may" note.
+const maxEmptySpent = 1 << 27
 
 // stateCount is the number of combinations of values of the variables c
 // reads, -1 beyond maxSumStates.
@@ -1886,10 +1892,14 @@ func (ml *modelLoader) emptyChoice(ch choice, empty *symbolic.Cond) int {
 	}
 	c := symbolic.And(ml.edgeGuard, empty)
 	n := stateCount(ml.m, c)
-	if n < 0 || ml.emptySpent+n > maxEmptySpent {
+	if n < 0 {
 		return emptyUndecided
 	}
-	ml.emptySpent += n
+	size := max(symbolic.NewTreeSizer().Cond(c), 1) // saturates near 2^62
+	if size > int64(maxEmptySpent-ml.emptySpent)/int64(n) {
+		return emptyUndecided
+	}
+	ml.emptySpent += n * int(size)
 	st, complete := findState(ml.m, c)
 	switch {
 	case st != nil:
