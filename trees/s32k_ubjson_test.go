@@ -519,6 +519,30 @@ func TestS32kUBJSONReference(t *testing.T) {
 			}
 		}
 	}
+	// nesting at the bound and past it: plain, counted, typed
+	// containers of containers, and objects
+	for depth := ubjMaxDepth - 2; depth <= ubjMaxDepth+2; depth++ {
+		for _, form := range []struct{ open, close string }{{"[", "]"}, {"[#U\x01", ""}, {"{U\x01k", "}"}} {
+			var d bytes.Buffer
+			for range depth {
+				d.WriteString(form.open)
+			}
+			d.WriteString("Z")
+			for range depth {
+				d.WriteString(form.close)
+			}
+			check(depth, d.Bytes())
+		}
+		// typed containers of containers: each element is a container's
+		// body, without its marker
+		var d bytes.Buffer
+		d.WriteString("[")
+		for range depth - 1 {
+			d.WriteString("$[#U\x01")
+		}
+		d.WriteString("#U\x01Z")
+		check(depth, d.Bytes())
+	}
 	t.Logf("%d documents and %d mutants: %d decoded alike, %d refused by both", seeds, mutants, ok, refused)
 	_ = fmt.Sprint
 }
