@@ -3,6 +3,7 @@ package jani
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/big"
 	"path/filepath"
 	"sort"
@@ -117,6 +118,11 @@ type modelLoader struct {
 	// lowered (edgeDests; nil elsewhere): where a choice of its may be
 	// empty (emptyChoice)
 	edgeGuard *symbolic.Cond
+	// edgeGuardSize is edgeGuard's tree size and edgeGuardVars the
+	// variables it reads, computed once per edge (-1 and nil until
+	// emptyChoice needs them): the choices of an edge share them
+	edgeGuardSize int64
+	edgeGuardVars map[symbolic.VarID]bool
 	// emptySpent is the work emptyChoice has spent, states enumerated
 	// times the nodes evaluated in each (within maxEmptySpent over the
 	// model)
@@ -1263,7 +1269,7 @@ func (ml *modelLoader) edgeDests(a *automaton, e *edge, ds []*node, sc scope) bo
 	good := true
 	restore := ml.narrow(e.guard) // destinations are taken where the guard holds
 	defer restore()
-	ml.edgeGuard = e.guard
+	ml.edgeGuard, ml.edgeGuardSize, ml.edgeGuardVars = e.guard, -1, nil
 	defer func() { ml.edgeGuard = nil }()
 	for _, dn := range ds {
 		ds := ml.destination(a, dn, sc)
@@ -1853,11 +1859,9 @@ func (ml *modelLoader) declaredVars(root *node) {
 // error and the "may" note.
 const maxEmptySpent = 1 << 27
 
-// stateCount is the number of combinations of values of the variables c
-// reads, -1 beyond maxSumStates.
-func stateCount(m *symbolic.Model, c *symbolic.Cond) int {
-	read := map[symbolic.VarID]bool{}
-	c.Vars(func(v symbolic.VarID) { read[v] = true })
+// stateCount is the number of combinations of values of the variables
+// read, -1 beyond maxSumStates.
+func stateCount(m *symbolic.Model, read map[symbolic.VarID]bool) int {
 	n := 1
 	for v := range read {
 		if n *= m.Vars[v].Size(); n > maxSumStates || n <= 0 {
@@ -1890,17 +1894,27 @@ func (ml *modelLoader) emptyChoice(ch choice, empty *symbolic.Cond) int {
 	if ch.level != 0 || ml.levelsBelowZero || ml.edgeGuard == nil {
 		return emptyUndecided
 	}
-	c := symbolic.And(ml.edgeGuard, empty)
-	n := stateCount(ml.m, c)
+	// the variables c = guard && empty reads and c's tree size, the
+	// guard's found once per edge (a guard of a million nodes as a tree
+	// under a thousand choices is not walked a thousand times); each
+	// size saturates near 2^62, so the sum does not wrap
+	if ml.edgeGuardSize < 0 {
+		ml.edgeGuardSize = symbolic.NewTreeSizer().Cond(ml.edgeGuard)
+		ml.edgeGuardVars = map[symbolic.VarID]bool{}
+		ml.edgeGuard.Vars(func(v symbolic.VarID) { ml.edgeGuardVars[v] = true })
+	}
+	read := maps.Clone(ml.edgeGuardVars)
+	empty.Vars(func(v symbolic.VarID) { read[v] = true })
+	n := stateCount(ml.m, read)
 	if n < 0 {
 		return emptyUndecided
 	}
-	size := max(symbolic.NewTreeSizer().Cond(c), 1) // saturates near 2^62
+	size := ml.edgeGuardSize + symbolic.NewTreeSizer().Cond(empty) + 1
 	if size > int64(maxEmptySpent-ml.emptySpent)/int64(n) {
 		return emptyUndecided
 	}
 	ml.emptySpent += n * int(size)
-	st, complete := findState(ml.m, c)
+	st, complete := findState(ml.m, symbolic.And(ml.edgeGuard, empty))
 	switch {
 	case st != nil:
 		return emptyPossible
