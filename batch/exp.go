@@ -329,8 +329,8 @@ type parseState struct {
 	src  []byte
 	f    file
 	// cmdBytes counts the bytes of the runs' expanded arguments so far
-	// (MaxCommandBytes).
-	cmdBytes int
+	// (MaxCommandBytes), cmdArgs the arguments (MaxCommandArgs).
+	cmdBytes, cmdArgs int
 }
 
 // errorf is an error (B0003) at key, a dotted path such as
@@ -390,10 +390,23 @@ func (ps *parseState) header(x *Experiment) error {
 // file (100 algorithms whose argument names {model} 30 times, 10000
 // repetitions) expanded to 1000000 runs of 600 bytes each, 2.4 GB and a
 // minute before anything ran.
+// MaxCommandArgs is the most arguments they may hold in all: an argument
+// holds a string header (16 bytes) whatever its length, and an
+// instance's args list of empty strings named 3000 times by an
+// algorithm ({args}) counted no bytes at all, while a 42 KB file
+// expanded to 9 million arguments (825 MiB, 4 s). 2^22 arguments take
+// some 64 MiB of headers; arguments of 16 bytes or more on average meet
+// MaxCommandBytes first.
+//
+// Both are checked before a run's arguments are built (expandSize): one
+// run's own expansion was not bounded, and a 124 KB file whose algorithm
+// names {name} 4000 times in one argument, with a name of 100 KB,
+// allocated 2.5 GB before the bound refused it.
 const (
 	MaxRepetitions  = 10_000
 	MaxRuns         = 1_000_000
 	MaxCommandBytes = 64 << 20
+	MaxCommandArgs  = 1 << 22
 )
 
 // repetitions are the names of the repetitions of each run: "" for one,
@@ -568,6 +581,18 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 					vars["time"] = x.Limits.CPU.String()
 				}
 				vars["algorithm"], vars["domain"], vars["problem"] = a.Name, p.domain, p.name
+				// the run's arguments bounded before they are built
+				n, nargs := expandSize(a.Args, vars, p.lists)
+				if len(a.Prepare) > 0 {
+					pn, pargs := expandSize(a.Prepare, vars, p.lists)
+					n, nargs = n+pn, nargs+pargs
+				}
+				if ps.cmdBytes += n; ps.cmdBytes > MaxCommandBytes {
+					return ps.errorf(fmt.Sprintf("algorithms.%d.args", ai), "the arguments of the experiment's runs add up to more than %d MiB once {...} is expanded (run %d, %s, has %d bytes of them): give shorter arguments or fewer runs, or split the experiment into several files", MaxCommandBytes>>20, len(x.Runs)+1, r.ID, n)
+				}
+				if ps.cmdArgs += nargs; ps.cmdArgs > MaxCommandArgs {
+					return ps.errorf(fmt.Sprintf("algorithms.%d.args", ai), "the experiment's runs have more than %d arguments in all once {...} is expanded (run %d, %s, has %d of them): name lists such as {args} fewer times, or split the experiment into several files", MaxCommandArgs, len(x.Runs)+1, r.ID, nargs)
+				}
 				if r.Args, err = expand(a.Args, vars, p.lists); err != nil {
 					return ps.errorf(fmt.Sprintf("algorithms.%d.args", ai), "algorithm %q on %s/%s: %v", a.Name, p.domain, p.name, err)
 				}
@@ -575,16 +600,6 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 					if r.Prepare, err = expand(a.Prepare, vars, p.lists); err != nil {
 						return ps.errorf(fmt.Sprintf("algorithms.%d.prepare", ai), "algorithm %q on %s/%s: %v", a.Name, p.domain, p.name, err)
 					}
-				}
-				n := 0
-				for _, s := range r.Args {
-					n += len(s)
-				}
-				for _, s := range r.Prepare {
-					n += len(s)
-				}
-				if ps.cmdBytes += n; ps.cmdBytes > MaxCommandBytes {
-					return ps.errorf(fmt.Sprintf("algorithms.%d.args", ai), "the arguments of the experiment's runs add up to more than %d MiB once {...} is expanded (run %d, %s, has %d bytes of them): give shorter arguments or fewer runs, or split the experiment into several files", MaxCommandBytes>>20, len(x.Runs)+1, r.ID, n)
 				}
 				r.Program, r.Verdicts = a.Program, a.Verdicts
 				x.Runs = append(x.Runs, r)
@@ -824,6 +839,32 @@ func checkPlaceholders(arg string) error {
 // is just {policy} disappears for an instance without a policy (unless a
 // flag before it needs it as its value), so that instances with and
 // without policies share an algorithm.
+// expandSize is the bytes and the number of the arguments expand makes
+// of args, computed without building them.
+func expandSize(args []string, vars map[string]string, lists map[string][]string) (bytes, n int) {
+	for _, a := range args {
+		if l, ok := lists[strings.Trim(a, "{}")]; ok && a == "{"+strings.Trim(a, "{}")+"}" {
+			for _, s := range l {
+				bytes += len(s)
+			}
+			n += len(l)
+			continue
+		}
+		if a == "{policy}" && vars["policy"] == "" {
+			continue
+		}
+		size := len(a)
+		for _, ix := range placeholder.FindAllStringIndex(a, -1) {
+			if v := a[ix[0]+1 : ix[1]-1]; v != "run_dir" {
+				size += len(vars[v]) - (ix[1] - ix[0])
+			}
+		}
+		bytes += size
+		n++
+	}
+	return bytes, n
+}
+
 func expand(args []string, vars map[string]string, lists map[string][]string) ([]string, error) {
 	var out []string
 	for _, a := range args {

@@ -66,10 +66,13 @@
 // sums the probabilities of equal ones, as Storm does
 // (TestS32jDuplicateOutcomesOnlyCost). The note that an empty lb..ub is a
 // range error is given where some state within the ranges satisfies the
-// edge's guard and lb > ub, "may" where there are too many to enumerate;
-// where the guard rules it out, no range error is lowered. vigil export
-// --jani writes the pieces of a split edge as one edge again
-// (mergeChoiceSplits).
+// edge's guard and lb > ub, "may" where there are too many to enumerate
+// (more than 2^16 combinations for the choice, or past 2^27 over the
+// model counted as combinations times the nodes of the guard and lb > ub
+// evaluated in each: a large guard made the walk slow); where the guard
+// rules it out, no range error is lowered. vigil export --jani writes
+// the pieces of a split edge as one edge again (mergeChoiceSplits; x + d
+// only where it does not wrap in 64 bits, else an if-then-else).
 //
 // # Probabilities
 //

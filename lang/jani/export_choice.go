@@ -1,6 +1,7 @@
 package jani
 
 import (
+	"math"
 	"math/big"
 	"slices"
 	"sort"
@@ -302,15 +303,19 @@ func (r *choicePieces) valueOf(m *symbolic.Model, v symbolic.VarID, values []*sy
 			if m.Vars[x].Bool {
 				continue
 			}
-			fits := func(f func(p int) int) bool {
+			fits := func(f func(p int) (int, bool)) bool {
 				for t, e := range values {
-					if f(r.vals[t][i]) != e.K {
+					if q, ok := f(r.vals[t][i]); !ok || q != e.K {
 						return false
 					}
 				}
 				return true
 			}
-			if d := values[0].K - r.vals[0][i]; fits(func(p int) int { return p + d }) {
+			// x + d only where it is exact: d = K - p and p + d must not
+			// wrap (a .spec's ranges reach 2^62, and y' = 2^62 + 1 where
+			// x == -2^62 was written y := x - 9223372036854775807, a
+			// range error for Storm and, saturated, for vigil's engines)
+			if d, ok := subExact(values[0].K, r.vals[0][i]); ok && d != math.MinInt && fits(func(p int) (int, bool) { return addExact(p, d) }) {
 				if d == 0 {
 					return symbolic.V(x), true
 				}
@@ -321,10 +326,10 @@ func (r *choicePieces) valueOf(m *symbolic.Model, v symbolic.VarID, values []*sy
 			}
 			for _, e := range values {
 				d := e.K
-				if fits(func(p int) int { return max(p, d) }) {
+				if fits(func(p int) (int, bool) { return max(p, d), true }) {
 					return &symbolic.Expr{Op: symbolic.OpMax, Args: []*symbolic.Expr{symbolic.V(x), symbolic.Lit(d)}}, true
 				}
-				if fits(func(p int) int { return min(p, d) }) {
+				if fits(func(p int) (int, bool) { return min(p, d), true }) {
 					return &symbolic.Expr{Op: symbolic.OpMin, Args: []*symbolic.Expr{symbolic.V(x), symbolic.Lit(d)}}, true
 				}
 			}
@@ -353,4 +358,16 @@ func (r *choicePieces) valueOf(m *symbolic.Model, v symbolic.VarID, values []*sy
 		e = &symbolic.Expr{Op: symbolic.OpIte, Cond: symbolic.Or(conds...), Args: []*symbolic.Expr{values[group[order[g]][0]], e}}
 	}
 	return e, true
+}
+
+// addExact is a + b, and whether it did not wrap.
+func addExact(a, b int) (int, bool) {
+	c := a + b
+	return c, (c > a) == (b > 0)
+}
+
+// subExact is a - b, and whether it did not wrap.
+func subExact(a, b int) (int, bool) {
+	c := a - b
+	return c, (c < a) == (b > 0)
 }

@@ -3,6 +3,7 @@ package jani
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/big"
 	"path/filepath"
 	"sort"
@@ -117,8 +118,14 @@ type modelLoader struct {
 	// lowered (edgeDests; nil elsewhere): where a choice of its may be
 	// empty (emptyChoice)
 	edgeGuard *symbolic.Cond
-	// emptySpent is the number of states emptyChoice has enumerated
-	// (within maxEmptySpent over the model)
+	// edgeGuardSize is edgeGuard's tree size and edgeGuardVars the
+	// variables it reads, computed once per edge (-1 and nil until
+	// emptyChoice needs them): the choices of an edge share them
+	edgeGuardSize int64
+	edgeGuardVars map[symbolic.VarID]bool
+	// emptySpent is the work emptyChoice has spent, states enumerated
+	// times the nodes evaluated in each (within maxEmptySpent over the
+	// model)
 	emptySpent      int
 	levelsBelowZero bool
 	// labelOf caches label's answers by JANI name, for labelCount labels
@@ -1262,7 +1269,7 @@ func (ml *modelLoader) edgeDests(a *automaton, e *edge, ds []*node, sc scope) bo
 	good := true
 	restore := ml.narrow(e.guard) // destinations are taken where the guard holds
 	defer restore()
-	ml.edgeGuard = e.guard
+	ml.edgeGuard, ml.edgeGuardSize, ml.edgeGuardVars = e.guard, -1, nil
 	defer func() { ml.edgeGuard = nil }()
 	for _, dn := range ds {
 		ds := ml.destination(a, dn, sc)
@@ -1697,7 +1704,7 @@ func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
 				ml.note(ch.node, "where lower-bound > upper-bound (%s > %s) in a state where the edge is taken, this choice of %s has no value to choose: vigil then reports a range error that sets %s to %d, the value just above its range %d..%d; strengthen the edge's guard so that lower-bound <= upper-bound where it is enabled",
 					lbText, ubText, ch.v.name, ch.v.name, v.Hi+1, v.Lo, v.Hi)
 			case emptyUndecided:
-				ml.note(ch.node, "lower-bound > upper-bound (%s > %s) may hold in a state where the edge is taken (vigil did not decide it: too many values to enumerate); where it does, this choice of %s has no value to choose: vigil then reports a range error that sets %s to %d, the value just above its range %d..%d; strengthen the edge's guard so that lower-bound <= upper-bound where it is enabled",
+				ml.note(ch.node, "lower-bound > upper-bound (%s > %s) may hold in a state where the edge is taken (vigil did not decide it: too many values to enumerate, or too large a guard to evaluate in each); where it does, this choice of %s has no value to choose: vigil then reports a range error that sets %s to %d, the value just above its range %d..%d; strengthen the edge's guard so that lower-bound <= upper-bound where it is enabled",
 					lbText, ubText, ch.v.name, ch.v.name, v.Hi+1, v.Lo, v.Hi)
 			}
 		}
@@ -1842,16 +1849,19 @@ func (ml *modelLoader) declaredVars(root *node) {
 	}
 }
 
-// maxEmptySpent bounds the states emptyChoice enumerates over a model
-// (each choice within maxSumStates): many edges whose choices intervals
-// cannot decide cost at most this many evaluations of their guards.
-const maxEmptySpent = 1 << 22
+// maxEmptySpent bounds the work emptyChoice spends over a model: the
+// states it enumerates (each choice within maxSumStates) times the nodes
+// of the condition it evaluates in each (its tree size). Counting states
+// alone let a guard's size multiply it: 64 choices under a guard of
+// 200 disjuncts (a 35 KB file) evaluated 2^22 states of some 1200 nodes
+// each, about a minute (s32k_jani_empty_walk). At about 10 ns a node,
+// this is about a second at most; a choice past it keeps its range
+// error and the "may" note.
+const maxEmptySpent = 1 << 27
 
-// stateCount is the number of combinations of values of the variables c
-// reads, -1 beyond maxSumStates.
-func stateCount(m *symbolic.Model, c *symbolic.Cond) int {
-	read := map[symbolic.VarID]bool{}
-	c.Vars(func(v symbolic.VarID) { read[v] = true })
+// stateCount is the number of combinations of values of the variables
+// read, -1 beyond maxSumStates.
+func stateCount(m *symbolic.Model, read map[symbolic.VarID]bool) int {
 	n := 1
 	for v := range read {
 		if n *= m.Vars[v].Size(); n > maxSumStates || n <= 0 {
@@ -1884,13 +1894,27 @@ func (ml *modelLoader) emptyChoice(ch choice, empty *symbolic.Cond) int {
 	if ch.level != 0 || ml.levelsBelowZero || ml.edgeGuard == nil {
 		return emptyUndecided
 	}
-	c := symbolic.And(ml.edgeGuard, empty)
-	n := stateCount(ml.m, c)
-	if n < 0 || ml.emptySpent+n > maxEmptySpent {
+	// the variables c = guard && empty reads and c's tree size, the
+	// guard's found once per edge (a guard of a million nodes as a tree
+	// under a thousand choices is not walked a thousand times); each
+	// size saturates near 2^62, so the sum does not wrap
+	if ml.edgeGuardSize < 0 {
+		ml.edgeGuardSize = symbolic.NewTreeSizer().Cond(ml.edgeGuard)
+		ml.edgeGuardVars = map[symbolic.VarID]bool{}
+		ml.edgeGuard.Vars(func(v symbolic.VarID) { ml.edgeGuardVars[v] = true })
+	}
+	read := maps.Clone(ml.edgeGuardVars)
+	empty.Vars(func(v symbolic.VarID) { read[v] = true })
+	n := stateCount(ml.m, read)
+	if n < 0 {
 		return emptyUndecided
 	}
-	ml.emptySpent += n
-	st, complete := findState(ml.m, c)
+	size := ml.edgeGuardSize + symbolic.NewTreeSizer().Cond(empty) + 1
+	if size > int64(maxEmptySpent-ml.emptySpent)/int64(n) {
+		return emptyUndecided
+	}
+	ml.emptySpent += n * int(size)
+	st, complete := findState(ml.m, symbolic.And(ml.edgeGuard, empty))
 	switch {
 	case st != nil:
 		return emptyPossible
