@@ -48,6 +48,27 @@ type Policy struct {
 	signs [][]int
 	// params is the ensemble's raw parameters, built by Params.
 	params *symbolic.Ensemble
+	// stop ends every later query (Unknown) once closed, unless its
+	// Options bring their own Stop (StopOn).
+	stop <-chan struct{}
+}
+
+// StopOn makes the policy's certification queries (Exclude,
+// ExcludeWithin, Excludes, ExcludesWithin) give up with Unknown once done
+// is closed, so that an engine told to stop (Ctrl-C, SIGTERM, its
+// timeout) is not held up by a search over one box: the searches check
+// it before every expansion and every child (searcher.halted), and the
+// input-space fallback before every box. Unknown is the conservative
+// answer: the label is kept as possible. PolIC3 and PPA pass their
+// context's Done (as for nn.Policy.StopOn); a nil done removes the hook.
+func (p *Policy) StopOn(done <-chan struct{}) { p.stop = done }
+
+// withStop is opt with the policy's stop hook when opt brings none.
+func (p *Policy) withStop(opt Options) Options {
+	if opt.Stop == nil {
+		opt.Stop = p.stop
+	}
+	return opt
 }
 
 // EnumerateLimit is the largest state box that the input-space fallback of
@@ -358,6 +379,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 	if err := p.checkBox(lo, hi); err != nil {
 		return StateResult{}, err
 	}
+	opt = p.withStop(opt)
 	if p.varEns != nil && p.inRanges(lo, hi) {
 		return p.excludesLifted(lo, hi, a, sure, opt, nil)
 	}
