@@ -493,12 +493,16 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 		if reg != nil && !reg.Tighten(bx.lo, bx.hi) {
 			continue
 		}
-		size, widest := 1.0, -1
+		// Widths as uint64: hi - lo overflows an int beyond 2^63 (a box
+		// -2^62 .. 2^62), and a negative width made the box's size
+		// negative, "at most EnumerateLimit", and winsIn enumerated its
+		// 2^63 states, deaf to budget and Stop (TestS32uFallbackWideBox).
+		size, widest, wmax := 1.0, -1, uint64(0)
 		for v := range bx.lo {
-			w := bx.hi[v] - bx.lo[v]
-			size *= float64(w + 1)
-			if w > 0 && (widest < 0 || w > bx.hi[widest]-bx.lo[widest]) {
-				widest = v
+			w := uint64(bx.hi[v] - bx.lo[v]) // exact: hi >= lo
+			size *= float64(w) + 1
+			if w > wmax {
+				widest, wmax = v, w
 			}
 		}
 		if size <= EnumerateLimit {
@@ -532,7 +536,7 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 		if d.Verdict == Proved {
 			continue
 		}
-		mid := bx.lo[widest] + (bx.hi[widest]-bx.lo[widest])/2
+		mid := bx.lo[widest] + int(wmax/2)
 		left := box{append([]int(nil), bx.lo...), append([]int(nil), bx.hi...)}
 		right := box{append([]int(nil), bx.lo...), append([]int(nil), bx.hi...)}
 		left.hi[widest], right.lo[widest] = mid, mid+1
