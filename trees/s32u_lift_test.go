@@ -38,7 +38,9 @@ func rat(n, d int64) symbolic.Rat { return symbolic.Rat{Num: n, Den: d} }
 // s32uInput returns input form k over variable v (and w for the forms
 // over two variables).
 func s32uInput(k int, v, w symbolic.VarID) (symbolic.Affine, string) {
-	term := func(n, d int64, x symbolic.VarID) symbolic.AffineTerm { return symbolic.AffineTerm{Coef: rat(n, d), Var: x} }
+	term := func(n, d int64, x symbolic.VarID) symbolic.AffineTerm {
+		return symbolic.AffineTerm{Coef: rat(n, d), Var: x}
+	}
 	one := rat(0, 1)
 	switch k {
 	case 0:
