@@ -31,44 +31,70 @@ var s32uRanges = [][2]int{
 	{0, 20}, {-20, 5}, {-15, -3}, {-1, 0}, {7, 7},
 	{s32uTop - 12, s32uTop}, {s32uTop - 13, s32uTop - 1}, {-s32uTop, -s32uTop + 12}, {-s32uTop + 1, -s32uTop + 10},
 	{s32uTop - 10, s32uTop + 2}, {-s32uTop - 2, -s32uTop + 8}, // beyond ±2^53: not lifted
+	{-1 << 62, 1 << 62}, {-1 << 63, 1<<63 - 1}, {-3, 1<<63 - 1}, // wide: small boxes of them are asked
 }
 
-func rat(n, d int64) symbolic.Rat { return symbolic.Rat{Num: n, Den: d} }
+// s32uPick returns a value of lo..hi: any, for a narrow range; near an
+// end, 0, ±2^53 or anywhere, for a wide one.
+func s32uPick(rng *rand.Rand, lo, hi int) int {
+	if w := uint64(hi - lo); w < 64 {
+		return lo + int(rng.Uint64N(w+1))
+	}
+	var v int
+	switch rng.IntN(5) {
+	case 0:
+		v = lo + rng.IntN(8)
+	case 1:
+		v = hi - rng.IntN(8)
+	case 2:
+		v = rng.IntN(9) - 4
+	case 3:
+		v = s32uTop + rng.IntN(9) - 4
+		if rng.IntN(2) == 0 {
+			v = -v
+		}
+	default:
+		v = lo + int(rng.Uint64N(uint64(hi-lo)))
+	}
+	return min(max(v, lo), hi)
+}
+
+func s32uRat(n, d int64) symbolic.Rat { return symbolic.Rat{Num: n, Den: d} }
 
 // s32uInput returns input form k over variable v (and w for the forms
 // over two variables).
 func s32uInput(k int, v, w symbolic.VarID) (symbolic.Affine, string) {
 	term := func(n, d int64, x symbolic.VarID) symbolic.AffineTerm {
-		return symbolic.AffineTerm{Coef: rat(n, d), Var: x}
+		return symbolic.AffineTerm{Coef: s32uRat(n, d), Var: x}
 	}
-	one := rat(0, 1)
+	one := s32uRat(0, 1)
 	switch k {
 	case 0:
 		return symbolic.Affine{Const: one, Terms: []symbolic.AffineTerm{term(1, 1, v)}}, "x"
 	case 1:
 		return symbolic.Affine{Const: one, Terms: []symbolic.AffineTerm{term(1, 3, v)}}, "x/3"
 	case 2:
-		return symbolic.Affine{Const: rat(1, 1), Terms: []symbolic.AffineTerm{term(-1, 7, v)}}, "1 - x/7"
+		return symbolic.Affine{Const: s32uRat(1, 1), Terms: []symbolic.AffineTerm{term(-1, 7, v)}}, "1 - x/7"
 	case 3:
 		return symbolic.Affine{Const: one, Terms: []symbolic.AffineTerm{term(-1, 1, v)}}, "-x"
 	case 4:
-		return symbolic.Affine{Const: rat(1, 10), Terms: []symbolic.AffineTerm{term(3, 10, v)}}, "(3x+1)/10"
+		return symbolic.Affine{Const: s32uRat(1, 10), Terms: []symbolic.AffineTerm{term(3, 10, v)}}, "(3x+1)/10"
 	case 5:
-		return symbolic.Affine{Const: rat(1, 3), Terms: []symbolic.AffineTerm{term(-1, 3, v)}}, "(1-x)/3"
+		return symbolic.Affine{Const: s32uRat(1, 3), Terms: []symbolic.AffineTerm{term(-1, 3, v)}}, "(1-x)/3"
 	case 6:
-		return symbolic.Affine{Const: rat(5, 1), Terms: []symbolic.AffineTerm{term(1, 1<<40, v)}}, "x/2^40 + 5"
+		return symbolic.Affine{Const: s32uRat(5, 1), Terms: []symbolic.AffineTerm{term(1, 1<<40, v)}}, "x/2^40 + 5"
 	case 7:
-		return symbolic.Affine{Const: rat(1, 3), Terms: []symbolic.AffineTerm{term(123456789, 1, v)}}, "123456789x + 1/3"
+		return symbolic.Affine{Const: s32uRat(1, 3), Terms: []symbolic.AffineTerm{term(123456789, 1, v)}}, "123456789x + 1/3"
 	case 8:
-		return symbolic.Affine{Const: rat(5, 3), Terms: []symbolic.AffineTerm{term(0, 1, v)}}, "5/3 + 0x"
+		return symbolic.Affine{Const: s32uRat(5, 3), Terms: []symbolic.AffineTerm{term(0, 1, v)}}, "5/3 + 0x"
 	case 9:
 		return symbolic.Affine{Const: one, Terms: []symbolic.AffineTerm{term(1, 3, v), term(2, 7, v)}}, "x/3 + 2x/7"
 	case 10:
-		return symbolic.Affine{Const: rat(-7, 2), Terms: []symbolic.AffineTerm{term(-5, 1, v), term(-1, 9, v)}}, "-5x - x/9 - 7/2"
+		return symbolic.Affine{Const: s32uRat(-7, 2), Terms: []symbolic.AffineTerm{term(-5, 1, v), term(-1, 9, v)}}, "-5x - x/9 - 7/2"
 	case 11:
 		return symbolic.Affine{Const: one, Terms: []symbolic.AffineTerm{term(1, 1, v), term(1, 1, w)}}, "x + y"
 	case 12:
-		return symbolic.Affine{Const: rat(1, 2), Terms: []symbolic.AffineTerm{term(1, 3, v), term(-1, 5, w)}}, "x/3 - y/5 + 1/2"
+		return symbolic.Affine{Const: s32uRat(1, 2), Terms: []symbolic.AffineTerm{term(1, 3, v), term(-1, 5, w)}}, "x/3 - y/5 + 1/2"
 	default:
 		return symbolic.Affine{Const: one, Terms: []symbolic.AffineTerm{term(-3, 1, v), term(0, 1, w)}}, "-3x + 0y"
 	}
@@ -122,7 +148,10 @@ func s32uRandom(t *testing.T, rng *rand.Rand) s32uCase {
 	state := make(symbolic.State, nv)
 	threshold := func(f int) float64 {
 		for v := range state {
-			state[v] = c.lo[v] - 2 + rng.IntN(c.hi[v]-c.lo[v]+5)
+			state[v] = s32uPick(rng, c.lo[v], c.hi[v])
+			if d := rng.IntN(5) - 2; (d < 0 && state[v] > math.MinInt+2) || (d > 0 && state[v] < math.MaxInt-2) {
+				state[v] += d // just beyond the range, sometimes
+			}
 		}
 		u := d.Inputs[f].Eval(state)
 		switch rng.IntN(5) {
@@ -131,7 +160,9 @@ func s32uRandom(t *testing.T, rng *rand.Rand) s32uCase {
 		case 2:
 			u = math.Nextafter(u, math.Inf(-1))
 		case 3:
-			state[0]++
+			if state[0] < math.MaxInt {
+				state[0]++
+			}
 			u = (u + d.Inputs[f].Eval(state)) / 2
 		}
 		if c.f32 {
@@ -244,12 +275,21 @@ func TestS32uLiftAgainstEnumeration(t *testing.T) {
 			lo, hi := make([]int, c.nvars), make([]int, c.nvars)
 			out := rng.IntN(4) == 0
 			for v := range lo {
-				w := c.hi[v] - c.lo[v]
-				a, b := c.lo[v]+rng.IntN(w+1), c.lo[v]+rng.IntN(w+1)
+				a := s32uPick(rng, c.lo[v], c.hi[v])
+				b := a
+				if uint64(c.hi[v]-c.lo[v]) < 64 {
+					b = s32uPick(rng, c.lo[v], c.hi[v])
+				} else if a <= c.hi[v]-12 {
+					b = a + rng.IntN(12)
+				}
 				lo[v], hi[v] = min(a, b), max(a, b)
 				if out {
-					lo[v] -= rng.IntN(3)
-					hi[v] += rng.IntN(3)
+					if lo[v] > math.MinInt+3 {
+						lo[v] -= rng.IntN(3)
+					}
+					if hi[v] < math.MaxInt-3 {
+						hi[v] += rng.IntN(3)
+					}
 				}
 			}
 			if out {
@@ -265,11 +305,12 @@ func TestS32uLiftAgainstEnumeration(t *testing.T) {
 			// over two variables, half the queries are within an atom
 			// v0 - v1 <= k or >= k (ExcludesWithin)
 			var atoms []symbolic.Atom
-			if c.nvars == 2 && rng.IntN(2) == 0 {
-				k := (lo[0] - hi[1]) + rng.IntN(max(1, hi[0]-lo[1]-(lo[0]-hi[1])+1))
-				if k < lo[0]-hi[1] || k > hi[0]-lo[1] { // beyond int range games: skip
-					k = lo[0] - lo[1]
-				}
+			small := true
+			for v := range lo {
+				small = small && lo[v] > -1<<60 && hi[v] < 1<<60
+			}
+			if c.nvars == 2 && small && rng.IntN(2) == 0 {
+				k := (lo[0] - hi[1]) + rng.IntN(hi[0]-lo[1]-(lo[0]-hi[1])+1)
 				atoms = []symbolic.Atom{{Form: symbolic.NewForm([]symbolic.Term{{Coef: 1, Var: 0}, {Coef: -1, Var: 1}}), Upper: rng.IntN(2) == 0, K: k}}
 				within++
 			}
