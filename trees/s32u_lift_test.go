@@ -18,7 +18,8 @@ import (
 // that are affine in a variable with awkward rounding (x/3, 1 - x/7, -x,
 // (3x+1)/10, x/2^40 + 5, 123456789x + 1/3 whose values beyond 2^53 make
 // neighbouring states share an input), constant inputs, one variable
-// read twice, inputs over two variables, ranges ending at ±(2^53-1),
+// read twice, inputs over two variables (some multiples of the atoms'
+// form v0 - v1, which the fallback narrows by the atoms), ranges ending at ±(2^53-1),
 // ±2^53 and 2^53+2 and negative ranges, thresholds at an input's value
 // and one ulp either side (and XGBoost's float32 thresholds with float32
 // sums), boxes within and beyond the ranges. VIGIL_S32U_MODELS sets the
@@ -95,8 +96,15 @@ func s32uInput(k int, v, w symbolic.VarID) (symbolic.Affine, string) {
 		return symbolic.Affine{Const: one, Terms: []symbolic.AffineTerm{term(1, 1, v), term(1, 1, w)}}, "x + y"
 	case 12:
 		return symbolic.Affine{Const: s32uRat(1, 2), Terms: []symbolic.AffineTerm{term(1, 3, v), term(-1, 5, w)}}, "x/3 - y/5 + 1/2"
-	default:
+	case 13:
 		return symbolic.Affine{Const: one, Terms: []symbolic.AffineTerm{term(-3, 1, v), term(0, 1, w)}}, "-3x + 0y"
+	// multiples of the atoms' form v0 - v1 (inputBounds narrows them)
+	case 14:
+		return symbolic.Affine{Const: s32uRat(1, 7), Terms: []symbolic.AffineTerm{term(1, 3, 0), term(-1, 3, 1)}}, "(v0 - v1)/3 + 1/7"
+	case 15:
+		return symbolic.Affine{Const: s32uRat(-2, 1), Terms: []symbolic.AffineTerm{term(-1, 5, 0), term(1, 5, 1)}}, "(v1 - v0)/5 - 2"
+	default:
+		return symbolic.Affine{Const: one, Terms: []symbolic.AffineTerm{term(2, 1, 0), term(-2, 1, 1), term(1, 10, 0), term(-1, 10, 1)}}, "2v0 - 2v1 + (v0 - v1)/10"
 	}
 }
 
@@ -131,8 +139,8 @@ func s32uRandom(t *testing.T, rng *rand.Rand) s32uCase {
 	var names []string
 	for i := 0; i < nin; i++ {
 		k := rng.IntN(11)
-		if nv == 2 && rng.IntN(4) == 0 {
-			k = 11 + rng.IntN(3)
+		if nv == 2 && rng.IntN(3) == 0 {
+			k = 11 + rng.IntN(6)
 		}
 		v := symbolic.VarID(rng.IntN(nv))
 		a, name := s32uInput(k, v, symbolic.VarID(nv-1-int(v)))
