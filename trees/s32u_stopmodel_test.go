@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vigil/symbolic"
 )
 
 // s32uVeritasJSON writes e (one class per tree) as a Veritas JSON file.
@@ -86,6 +88,26 @@ func TestS32uWriteStopModel(t *testing.T) {
 			if s1[c] != s2[c] {
 				t.Fatalf("at %v class %d: written %v, read back %v", x, c, s1[c], s2[c])
 			}
+		}
+	}
+}
+
+// BenchmarkS32uLift: lifting the splits of 1,000 trees of depth 10 over
+// six variables of range ±2^53 to the state variables (Policy.lift, run
+// by NewPolicy at load; trees/FIGURES.md).
+func BenchmarkS32uLift(b *testing.B) {
+	m := s32uStopModel()
+	p, _, err := Random(m, []symbolic.LabelID{0, 1, 2}, 3, 1000, 10)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for v := range m.Vars {
+		m.Vars[v].Lo, m.Vars[v].Hi = -1<<53, 1<<53
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if e, why := p.lift(); e == nil {
+			b.Fatal(why)
 		}
 	}
 }
