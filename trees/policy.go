@@ -48,6 +48,27 @@ type Policy struct {
 	signs [][]int
 	// params is the ensemble's raw parameters, built by Params.
 	params *symbolic.Ensemble
+	// stop ends every later query (Unknown) once closed, unless its
+	// Options bring their own Stop (StopOn).
+	stop <-chan struct{}
+}
+
+// StopOn makes the policy's certification queries (Exclude,
+// ExcludeWithin, Excludes, ExcludesWithin) give up with Unknown once done
+// is closed, so that an engine told to stop (Ctrl-C, SIGTERM, its
+// timeout) is not held up by a search over one box: the searches check
+// it before every expansion and every child (searcher.halted), and the
+// input-space fallback before every box. Unknown is the conservative
+// answer: the label is kept as possible. PolIC3 and PPA pass their
+// context's Done (as for nn.Policy.StopOn); a nil done removes the hook.
+func (p *Policy) StopOn(done <-chan struct{}) { p.stop = done }
+
+// withStop is opt with the policy's stop hook when opt brings none.
+func (p *Policy) withStop(opt Options) Options {
+	if opt.Stop == nil {
+		opt.Stop = p.stop
+	}
+	return opt
 }
 
 // EnumerateLimit is the largest state box that the input-space fallback of
@@ -247,6 +268,56 @@ func (p *Policy) lift() (*Ensemble, string) {
 	b := newBuilder(e.Format, e.NumClasses)
 	copy(b.e.Base, e.Base)
 	b.e.NumFeatures, b.e.Declared = nv, true
+	// Splits of one input at one threshold lift alike: memoised, since
+	// an ensemble repeats its thresholds (XGBoost's histogram bins) and
+	// each lift is a binary search of up to 54 evaluations (1,000 trees
+	// of depth 10 over ranges of ±2^53 took 4.9 s to lift at load).
+	type key struct {
+		f int
+		t float64 // never NaN (builder.finish); 0 and -0 split alike
+	}
+	type cut struct {
+		f    int
+		t    float64
+		swap bool
+	}
+	memo := map[key]cut{}
+	liftSplit := func(in inputInfo, t float64) cut {
+		switch {
+		case in.sign == 0: // constant input: the split is decided
+			if inputAt(in.input, 0) < t {
+				return cut{0, math.Inf(1), false} // always left
+			}
+			return cut{0, math.Inf(-1), false} // always right
+		case in.sign > 0:
+			// input(v) < T iff v < V, V the least v with input(v) >= T.
+			va := p.vars[in.v]
+			lo, hi := va.Lo, va.Hi+1
+			for lo < hi {
+				m := lo + (hi-lo)/2
+				if inputAt(in.input, m) >= t {
+					hi = m
+				} else {
+					lo = m + 1
+				}
+			}
+			return cut{in.v, liftedCut(lo, va.Hi), false}
+		default:
+			// input(v) < T iff v > W, W the largest v with input(v) >=
+			// T; that is !(v < W+1), so the children swap.
+			va := p.vars[in.v]
+			lo, hi := va.Lo-1, va.Hi
+			for lo < hi {
+				m := hi - (hi-lo)/2
+				if inputAt(in.input, m) >= t {
+					lo = m
+				} else {
+					hi = m - 1
+				}
+			}
+			return cut{in.v, liftedCut(lo+1, va.Hi), true}
+		}
+	}
 	for ti := range e.Trees {
 		t := e.Trees[ti]
 		nodes := make([]Node, len(t.Nodes))
@@ -259,41 +330,14 @@ func (p *Policy) lift() (*Ensemble, string) {
 			if !in.ok {
 				return nil, in.why
 			}
-			nn := Node{Left: n.Left, Right: n.Right}
-			switch {
-			case in.sign == 0: // constant input: the split is decided
-				nn.Feature = 0
-				nn.Threshold = math.Inf(-1) // always right
-				if inputAt(in.input, 0) < n.Threshold {
-					nn.Threshold = math.Inf(1) // always left
-				}
-			case in.sign > 0:
-				// input(v) < T iff v < V, V the least v with input(v) >= T.
-				va := p.vars[in.v]
-				lo, hi := va.Lo, va.Hi+1
-				for lo < hi {
-					m := lo + (hi-lo)/2
-					if inputAt(in.input, m) >= n.Threshold {
-						hi = m
-					} else {
-						lo = m + 1
-					}
-				}
-				nn.Feature, nn.Threshold = in.v, liftedCut(lo, va.Hi)
-			default:
-				// input(v) < T iff v > W, W the largest v with input(v) >=
-				// T; that is !(v < W+1), so the children swap.
-				va := p.vars[in.v]
-				lo, hi := va.Lo-1, va.Hi
-				for lo < hi {
-					m := hi - (hi-lo)/2
-					if inputAt(in.input, m) >= n.Threshold {
-						lo = m
-					} else {
-						hi = m - 1
-					}
-				}
-				nn.Feature, nn.Threshold = in.v, liftedCut(lo+1, va.Hi)
+			k := key{n.Feature, n.Threshold}
+			c, ok := memo[k]
+			if !ok {
+				c = liftSplit(in, n.Threshold)
+				memo[k] = c
+			}
+			nn := Node{Feature: c.f, Threshold: c.t, Left: n.Left, Right: n.Right}
+			if c.swap {
 				nn.Left, nn.Right = n.Right, n.Left
 			}
 			nodes[i] = nn
@@ -358,6 +402,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 	if err := p.checkBox(lo, hi); err != nil {
 		return StateResult{}, err
 	}
+	opt = p.withStop(opt)
 	if p.varEns != nil && p.inRanges(lo, hi) {
 		return p.excludesLifted(lo, hi, a, sure, opt, nil)
 	}
@@ -471,12 +516,16 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 		if reg != nil && !reg.Tighten(bx.lo, bx.hi) {
 			continue
 		}
-		size, widest := 1.0, -1
+		// Widths as uint64: hi - lo overflows an int beyond 2^63 (a box
+		// -2^62 .. 2^62), and a negative width made the box's size
+		// negative, "at most EnumerateLimit", and winsIn enumerated its
+		// 2^63 states, deaf to budget and Stop (TestS32uFallbackWideBox).
+		size, widest, wmax := 1.0, -1, uint64(0)
 		for v := range bx.lo {
-			w := bx.hi[v] - bx.lo[v]
-			size *= float64(w + 1)
-			if w > 0 && (widest < 0 || w > bx.hi[widest]-bx.lo[widest]) {
-				widest = v
+			w := uint64(bx.hi[v] - bx.lo[v]) // exact: hi >= lo
+			size *= float64(w) + 1
+			if w > wmax {
+				widest, wmax = v, w
 			}
 		}
 		if size <= EnumerateLimit {
@@ -510,7 +559,7 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 		if d.Verdict == Proved {
 			continue
 		}
-		mid := bx.lo[widest] + (bx.hi[widest]-bx.lo[widest])/2
+		mid := bx.lo[widest] + int(wmax/2)
 		left := box{append([]int(nil), bx.lo...), append([]int(nil), bx.hi...)}
 		right := box{append([]int(nil), bx.lo...), append([]int(nil), bx.hi...)}
 		left.hi[widest], right.lo[widest] = mid, mid+1

@@ -138,6 +138,7 @@ func (p *Policy) ExcludesWithin(lo, hi []int, atoms []symbolic.Atom, a int, sure
 	if err := p.checkBox(lo, hi); err != nil {
 		return StateResult{}, err
 	}
+	opt = p.withStop(opt)
 	lo, hi = append([]int(nil), lo...), append([]int(nil), hi...)
 	if !reg.Tighten(lo, hi) {
 		return StateResult{Verdict: Proved}, nil // no state satisfies the atoms
