@@ -918,6 +918,14 @@ type Solver struct {
 	// ctxRlimit: the resource limit in limits is the one of a
 	// CheckContext's context (WithRlimit), not SetLimits'.
 	ctxRlimit bool
+	// lost is set, to the reason of its Unknown, once a check that ran
+	// in Z3 gave no answer (a resource limit, a timeout, an interrupt):
+	// Z3 4.8.12 may then have dropped assertions that the check was
+	// preprocessing (asserted_formulas stops half-way when its limit or
+	// cancel flag is up), and later checks of the solver answered sat
+	// on formulas that are unsat (TestS32yLimitLosesAssertions). Every
+	// later check answers Unknown with that reason, until Reset.
+	lost string
 	// Checks counts the checks run, Unknowns those that gave no answer,
 	// Recycles the rebuilds (SetRecycle).
 	Checks, Unknowns, Recycles int
@@ -1128,7 +1136,11 @@ func (s *Solver) Reset() error {
 	if err := s.usable(); err != nil {
 		return err
 	}
-	return s.code(C.vg_reset(s.x.c, s.s), "reset")
+	if err := s.code(C.vg_reset(s.x.c, s.s), "reset"); err != nil {
+		return err
+	}
+	s.lost = "" // a fresh core: nothing of a check that gave up survives
+	return nil
 }
 
 // SetLimits bounds every following check.
@@ -1169,6 +1181,15 @@ func (s *Solver) check(ctx context.Context, assumptions []Term) (Result, error) 
 	s.last = s.last[:0]
 	if err := s.usable(); err != nil {
 		return Unknown, err
+	}
+	if s.lost != "" {
+		// an earlier check gave up and may have lost assertions: no
+		// answer of this solver is to be trusted, not even a recycle's
+		// copy of its assertions (which Z3 takes from the same list)
+		s.reason = s.lost
+		s.Checks++
+		s.Unknowns++
+		return Unknown, nil
 	}
 	if err := s.maybeRecycle(); err != nil {
 		return Unknown, err
@@ -1228,9 +1249,12 @@ func (s *Solver) check(ctx context.Context, assumptions []Term) (Result, error) 
 		// "no answer", not a failure of the caller.
 		if code == C.Z3_EXCEPTION && s.ReasonUnknown() != "" {
 			s.Unknowns++
+			s.lose()
 			return Unknown, nil
 		}
-		return Unknown, s.code(code, "check")
+		err := s.code(code, "check")
+		s.lose()
+		return Unknown, err
 	}
 	switch r {
 	case C.Z3_L_TRUE:
@@ -1239,8 +1263,19 @@ func (s *Solver) check(ctx context.Context, assumptions []Term) (Result, error) 
 		s.res = Unsat
 	default:
 		s.Unknowns++
+		s.lose()
 	}
 	return s.res, nil
+}
+
+// lose marks the solver as one whose state Z3 may have damaged (lost),
+// after a check that ran in Z3 and gave no answer.
+func (s *Solver) lose() {
+	why := s.ReasonUnknown()
+	if why == "" {
+		why = "unknown"
+	}
+	s.reason, s.lost = why, why
 }
 
 // CheckContext is Check that also stops (with Unknown) when ctx is done.
