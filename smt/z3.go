@@ -428,6 +428,7 @@ type Context struct {
 	// once the Z3 context is deleted.
 	orphan, deleted bool
 	gone            bool
+	handedOff       bool // counted in pendingDeletes (under mu)
 	// stop (StopWhen) is polled by the term constructors every
 	// stopEvery constructions (polls counts them); stopCtx is its
 	// context, whose error the constructors then report.
@@ -534,10 +535,12 @@ func (x *Context) Close() {
 	}
 	if x.parsing { // an abandoned parse still uses the context
 		x.closeLater = true
+		x.handOff()
 		return
 	}
 	if x.orphan { // an abandoned check still runs in the context
 		x.closeLater, x.closed = true, true
+		x.handOff()
 		return
 	}
 	if x.gone { // its abandoned check has ended meanwhile
@@ -551,6 +554,7 @@ func (x *Context) Close() {
 		// a stopped run spent after its stop: delete it in the
 		// background; nothing uses it meanwhile (gone)
 		x.gone, x.closed = true, true
+		x.handOff()
 		go func() {
 			x.mu.Lock()
 			defer x.mu.Unlock()
@@ -559,6 +563,29 @@ func (x *Context) Close() {
 		return
 	}
 	x.closeLocked()
+}
+
+// pendingDeletes counts the contexts whose owner has closed them and
+// whose deletion another goroutine has still to do (an abandoned check
+// or parse, or Close's background deletion), for the tests: a count of
+// live contexts taken meanwhile drops when it is done.
+var pendingDeletes atomic.Int64
+
+// handOff records that x's deletion is left to another goroutine; x.mu
+// is held.
+func (x *Context) handOff() {
+	if !x.handedOff {
+		x.handedOff = true
+		pendingDeletes.Add(1)
+	}
+}
+
+// handedBack ends handOff when x is deleted; x.mu is held.
+func (x *Context) handedBack() {
+	if x.handedOff {
+		x.handedOff = false
+		pendingDeletes.Add(-1)
+	}
 }
 
 // closeAsync is the number of live terms from which Close deletes the
@@ -595,6 +622,7 @@ func (x *Context) deleteLocked() {
 	C.Z3_del_context(x.c)
 	liveContexts.Add(-1)
 	x.deleted = true
+	x.handedBack()
 }
 
 // closeLocked deletes the context; x.mu is held.
@@ -617,6 +645,7 @@ func (x *Context) closeLocked() {
 	liveContexts.Add(-1)
 	x.closed, x.deleted = true, true
 	x.c, x.solvers, x.refs = nil, nil, nil
+	x.handedBack()
 }
 
 // Interrupt asks a running check of this context to stop; the check then
