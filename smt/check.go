@@ -445,7 +445,10 @@ func CheckOverflow(m *symbolic.Model, opts CheckOptions) ([]Overflow, error) {
 			}
 			return append(out, o), nil
 		case r == Unknown:
-			o.Unknown = c.s.ReasonUnknown()
+			// never empty: an empty reason reads as "no overflow"
+			if o.Unknown = c.s.ReasonUnknown(); o.Unknown == "" {
+				o.Unknown = "unknown"
+			}
 		case r == Sat:
 			o.State = s
 			for _, ov := range ovs {
