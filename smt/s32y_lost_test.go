@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"vigil/lang"
 )
 
 // TestS32yLimitLosesAssertions: a check that runs out of its resource
@@ -53,3 +55,42 @@ func TestS32yLimitLosesAssertions(t *testing.T) {
 		}
 	}
 }
+
+// TestS32yBoundsFreshAfterUnknown: CheckBounds asks every query of a
+// property on one solver; one that ran out of its resource limit left
+// the solver lost (every later check unknown), so each later query of
+// the property would have been undecided too. It now asks the next
+// query on a fresh solver: under a limit that the large query exceeds
+// and the small one does not, only the large one is undecided.
+func TestS32yBoundsFreshAfterUnknown(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("model fresh\nvar a : [0 .. 299] of 0 .. 1000\nvar y : 0 .. 3\naction big when ")
+	for i := 0; i < 299; i++ {
+		if i > 0 {
+			b.WriteString(" && ")
+		}
+		fmt.Fprintf(&b, "a[%d] == a[%d] + 1", i, i+1)
+	}
+	b.WriteString(" -> y' = y + 1\naction small when y == 3 -> y' = y + 1\n")
+	m, diags := lang.LoadSource("fresh.spec", []byte(b.String()), lang.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Render())
+	}
+	full, err := CheckBounds(m, CheckOptions{})
+	if err != nil || len(full.Violations) != 2 {
+		t.Fatalf("without a limit: %+v %v, want two violations", full, err)
+	}
+	for _, n := range []uint32{s32yFreshRlimit} {
+		res, err := CheckBounds(m, CheckOptions{Limits: Limits{Rlimit: n}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Undecided) != 1 || res.Undecided[0].Command != 0 || len(res.Violations) != 1 || res.Violations[0].Command != 1 {
+			t.Fatalf("rlimit %d: %d violations, %d undecided (%+v), want the large query undecided and the small one's violation", n, len(res.Violations), len(res.Undecided), res.Undecided)
+		}
+	}
+}
+
+// s32yFreshRlimit exceeds the large query of
+// TestS32yBoundsFreshAfterUnknown, not the small one.
+const s32yFreshRlimit = 3000
