@@ -126,8 +126,7 @@ func houdini(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, ca
 		}
 		init = e.State(st, e.Cur)
 	}
-	// (a solver without z3Tuning: its model parameter "compact" is refused
-	// by push on a solver that has not checked yet)
+	// (a solver without z3Tuning)
 	sv, err := x.NewSolver()
 	if err != nil {
 		return nil, err

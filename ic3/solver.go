@@ -118,7 +118,14 @@ type solver struct {
 // (compact=false, the model module's parameter, which the SMT solver reads
 // from its own parameters; fetching the model of a sat check cost more
 // than the check). Each is a choice of algorithm, not of answer: verdicts
-// do not depend on them. They are set on IC3's own solvers only
+// do not depend on them. Z3 4.8.12 reports compact as an unknown
+// parameter of the simple solver when it sets the solver up, having
+// read it; until session 32 that report went to the Scopes call of
+// NewLiterals, unseen (an assertion made first would have been dropped),
+// and the current-state solver failed its first rebuild (SetRecycle,
+// after 1,000 checks). smt.Solver.SetParams now sets the solver up
+// itself and clears exactly that report (TestS32yParamsCheckedAtSet).
+// They are set on IC3's own solvers only
 // (smt.Solver.SetParams): as Z3 global parameters they leaked into every
 // later context of the process, where relevancy=0 made ppa's first query
 // on PlaJA's blocksworld_4_3 take more than 60 s instead of 0.01 s.

@@ -174,6 +174,7 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 		}
 	}()
 	var cur *symbolic.Property // the property c's solver is reset for
+	stale := false             // c's solver gave up on a query
 	res := &BoundsResult{}
 	// ask decides the query whose formula term builds (within a mark of
 	// the context's terms); a witness must replay: value gives the
@@ -189,11 +190,11 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 					return Unknown, nil, err
 				}
 			}
-			if c.s == nil || cur != q.Property {
+			if c.s == nil || cur != q.Property || stale {
 				if err := c.reset(q.Property); err != nil {
 					return Unknown, nil, err
 				}
-				cur = q.Property
+				cur, stale = q.Property, false
 			}
 			mark := c.x.Mark()
 			defer c.x.Release(mark)
@@ -213,6 +214,9 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 			}
 			res.Undecided = append(res.Undecided, Undecided{q, why})
 			res.Stopped = res.Stopped || opts.First
+			// the solver answers nothing more (smt.Solver's lost): the
+			// next query gets a fresh one
+			stale = true
 		case r == Sat:
 			val, bad := value(st)
 			if !m.Commands[q.Command].Guard.Holds(st) || !bad {
@@ -445,7 +449,18 @@ func CheckOverflow(m *symbolic.Model, opts CheckOptions) ([]Overflow, error) {
 			}
 			return append(out, o), nil
 		case r == Unknown:
-			o.Unknown = c.s.ReasonUnknown()
+			// never empty: an empty reason reads as "no overflow"
+			if o.Unknown = c.s.ReasonUnknown(); o.Unknown == "" {
+				o.Unknown = "unknown"
+			}
+			// the solver answers nothing more (smt.Solver's lost): the
+			// next site gets a fresh one
+			if err := c.resetRange(); err != nil {
+				if opts.isStop(err) {
+					return stop(), nil
+				}
+				return nil, err
+			}
 		case r == Sat:
 			o.State = s
 			for _, ov := range ovs {

@@ -30,6 +30,7 @@ func vmRSS() int64 {
 // context's Close, both, twice), and a solver's recycling (a fresh Z3
 // solver for the old one) does not change the count.
 func TestS29mLiveCounts(t *testing.T) {
+	quiesce(t)
 	c0, s0 := LiveContexts()
 	want := func(what string, dc, ds int) {
 		t.Helper()
@@ -81,6 +82,7 @@ func TestS29mContextRSS(t *testing.T) {
 		n = 60
 	}
 	const warm, slackKiB = 10, 160 << 10
+	quiesce(t)
 	c0, s0 := LiveContexts()
 	base, peak := int64(-1), int64(0)
 	loaded := 0

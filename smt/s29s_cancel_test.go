@@ -13,6 +13,7 @@ import (
 // contexts are cancelled from another goroutine at once, so the interrupt
 // lands anywhere from before the check to well inside it.
 func TestS29sCancelRace(t *testing.T) {
+	keepChecks(t)
 	n := 60
 	if testing.Short() {
 		n = 20

@@ -67,6 +67,7 @@ func TestS29sEdgeTransitions(t *testing.T) {
 			continue
 		}
 		loaded++
+		quiesce(t)
 		c0, s0 := LiveContexts()
 		s, e, k := edgeTransitions(t, m, src, seed)
 		if c1, s1 := LiveContexts(); c1 != c0 || s1 != s0 {

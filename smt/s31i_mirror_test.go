@@ -14,6 +14,7 @@ import (
 // ("push canceled") and an assertion be lost, which only weakens; no
 // round answered unsat.
 func TestS31iInterruptRaceSat(t *testing.T) {
+	keepChecks(t)
 	x := newCtx(t)
 	defer x.Close()
 	other := newSolver(t, x)

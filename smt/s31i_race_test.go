@@ -15,6 +15,7 @@ import (
 // lost and the check said sat. Each round also asks for the cancelled
 // check's answer to be unknown or right (pigeonhole n is unsat).
 func TestS31iInterruptRace(t *testing.T) {
+	keepChecks(t)
 	x := newCtx(t)
 	defer x.Close()
 	other := newSolver(t, x)

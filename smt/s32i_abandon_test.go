@@ -19,7 +19,9 @@ import (
 // whichever comes first.
 func TestS32iAbandonCheck(t *testing.T) {
 	for _, closeFirst := range []bool{true, false} {
-		c0, s0 := LiveContexts()
+		quiesce(t)
+		quiesce(t)
+	c0, s0 := LiveContexts()
 		release := make(chan struct{})
 		entered := make(chan struct{})
 		checkHook = func() { close(entered); <-release }

@@ -158,21 +158,79 @@ static int vg_param(Z3_context c, Z3_params p, const char *name, const char *val
 	return vg_err(c);
 }
 
+// vg_probe_param sets name = value on a fresh solver of the kind
+// (oneshot: Z3's "smt" tactic, else the simple solver) and sets that
+// solver up (Z3_solver_get_num_scopes), which is when Z3 4.8.12
+// validates the parameters of a solver that has not been set up yet:
+// Z3_solver_set_params checks them only on a solver already set up, so
+// an unknown name surfaced at the first assertion, which it dropped. It
+// returns Z3's error code, with a copy of its message in *msg (for the
+// caller to free) on error; the context's error code is cleared.
+static int vg_probe_param(Z3_context c, int oneshot, const char *name, const char *value, char **msg) {
+	*msg = NULL;
+	Z3_params p = Z3_mk_params(c);
+	if (p == NULL || Z3_get_error_code(c) != Z3_OK) return vg_err(c) != Z3_OK ? vg_err(c) : Z3_INVALID_USAGE;
+	Z3_params_inc_ref(c, p);
+	int code = vg_param(c, p, name, value);
+	Z3_solver t = NULL;
+	if (code == Z3_OK) {
+		t = oneshot ? vg_smt_solver(c) : vg_solver(c);
+		if (t == NULL) code = vg_err(c) != Z3_OK ? vg_err(c) : Z3_INVALID_USAGE;
+	}
+	if (code == Z3_OK) {
+		Z3_solver_set_params(c, t, p);
+		code = vg_err(c);
+		if (code == Z3_OK) {
+			Z3_solver_get_num_scopes(c, t);
+			code = vg_err(c);
+		}
+	}
+	if (code != Z3_OK) {
+		Z3_string m = Z3_get_error_msg(c, (Z3_error_code)code);
+		if (m != NULL) *msg = strdup(m);
+	}
+	if (t != NULL) Z3_solver_dec_ref(c, t);
+	Z3_params_dec_ref(c, p);
+	Z3_set_error(c, Z3_OK);
+	return code;
+}
+
 // vg_set_params applies p (NULL: nothing) to s.
 static int vg_set_params(Z3_context c, Z3_solver s, Z3_params p) {
 	if (p != NULL) Z3_solver_set_params(c, s, p);
 	return vg_err(c);
 }
 
+// vg_setup sets the solver s up (Z3_solver_get_num_scopes), which is
+// when Z3 4.8.12 checks the parameters of a solver not yet set up. With
+// lenient set, Z3's "unknown parameter 'compact'" is cleared: the SMT
+// core reads the model module's compact from the solver's own parameters
+// when it is built, just before that check, though the simple solver
+// does not declare it (see Solver.SetParams). Any other error is
+// returned.
+static int vg_setup(Z3_context c, Z3_solver s, int lenient) {
+	Z3_solver_get_num_scopes(c, s);
+	int code = vg_err(c);
+	if (code != Z3_OK && lenient) {
+		static const char want[] = "unknown parameter 'compact'";
+		Z3_string m = Z3_get_error_msg(c, (Z3_error_code)code);
+		if (m != NULL && strncmp(m, want, sizeof want - 1) == 0) {
+			Z3_set_error(c, Z3_OK);
+			code = Z3_OK;
+		}
+	}
+	return code;
+}
+
 // vg_recycle makes a fresh solver holding the assertions of s (at scope
 // 0), with the parameters p (NULL: none) set before any assertion, and
 // releases s; it returns NULL on error, leaving s alive.
-static Z3_solver vg_recycle(Z3_context c, Z3_solver s, Z3_params p) {
+static Z3_solver vg_recycle(Z3_context c, Z3_solver s, Z3_params p, int lenient) {
 	Z3_ast_vector v = Z3_solver_get_assertions(c, s);
 	if (v == NULL || Z3_get_error_code(c) != Z3_OK) return NULL;
 	Z3_ast_vector_inc_ref(c, v);
 	Z3_solver t = vg_solver(c);
-	if (t != NULL && vg_set_params(c, t, p) != Z3_OK) {
+	if (t != NULL && (vg_set_params(c, t, p) != Z3_OK || (p != NULL && vg_setup(c, t, lenient) != Z3_OK))) {
 		Z3_solver_dec_ref(c, t);
 		t = NULL;
 	}
@@ -370,6 +428,7 @@ type Context struct {
 	// once the Z3 context is deleted.
 	orphan, deleted bool
 	gone            bool
+	handedOff       bool // counted in pendingDeletes (under mu)
 	// stop (StopWhen) is polled by the term constructors every
 	// stopEvery constructions (polls counts them); stopCtx is its
 	// context, whose error the constructors then report.
@@ -476,10 +535,12 @@ func (x *Context) Close() {
 	}
 	if x.parsing { // an abandoned parse still uses the context
 		x.closeLater = true
+		x.handOff()
 		return
 	}
 	if x.orphan { // an abandoned check still runs in the context
 		x.closeLater, x.closed = true, true
+		x.handOff()
 		return
 	}
 	if x.gone { // its abandoned check has ended meanwhile
@@ -493,6 +554,7 @@ func (x *Context) Close() {
 		// a stopped run spent after its stop: delete it in the
 		// background; nothing uses it meanwhile (gone)
 		x.gone, x.closed = true, true
+		x.handOff()
 		go func() {
 			x.mu.Lock()
 			defer x.mu.Unlock()
@@ -501,6 +563,29 @@ func (x *Context) Close() {
 		return
 	}
 	x.closeLocked()
+}
+
+// pendingDeletes counts the contexts whose owner has closed them and
+// whose deletion another goroutine has still to do (an abandoned check
+// or parse, or Close's background deletion), for the tests: a count of
+// live contexts taken meanwhile drops when it is done.
+var pendingDeletes atomic.Int64
+
+// handOff records that x's deletion is left to another goroutine; x.mu
+// is held.
+func (x *Context) handOff() {
+	if !x.handedOff {
+		x.handedOff = true
+		pendingDeletes.Add(1)
+	}
+}
+
+// handedBack ends handOff when x is deleted; x.mu is held.
+func (x *Context) handedBack() {
+	if x.handedOff {
+		x.handedOff = false
+		pendingDeletes.Add(-1)
+	}
 }
 
 // closeAsync is the number of live terms from which Close deletes the
@@ -537,6 +622,7 @@ func (x *Context) deleteLocked() {
 	C.Z3_del_context(x.c)
 	liveContexts.Add(-1)
 	x.deleted = true
+	x.handedBack()
 }
 
 // closeLocked deletes the context; x.mu is held.
@@ -559,6 +645,7 @@ func (x *Context) closeLocked() {
 	liveContexts.Add(-1)
 	x.closed, x.deleted = true, true
 	x.c, x.solvers, x.refs = nil, nil, nil
+	x.handedBack()
 }
 
 // Interrupt asks a running check of this context to stop; the check then
@@ -918,6 +1005,20 @@ type Solver struct {
 	// ctxRlimit: the resource limit in limits is the one of a
 	// CheckContext's context (WithRlimit), not SetLimits'.
 	ctxRlimit bool
+	// oneShot: a solver of NewOneShotSolver (Z3's "smt" tactic), whose
+	// parameters Z3 checks against the tactic's, not the simple
+	// solver's (checkParam).
+	oneShot bool
+	// compact: SetParams set the model parameter compact (vg_setup).
+	compact bool
+	// lost is set, to the reason of its Unknown, once a check that ran
+	// in Z3 gave no answer (a resource limit, a timeout; not Interrupt):
+	// Z3 4.8.12 may then have dropped assertions that the check was
+	// preprocessing (asserted_formulas stops half-way when its limit or
+	// cancel flag is up), and later checks of the solver answered sat
+	// on formulas that are unsat (TestS32yLimitLosesAssertions). Every
+	// later check answers Unknown with that reason, until Reset.
+	lost string
 	// Checks counts the checks run, Unknowns those that gave no answer,
 	// Recycles the rebuilds (SetRecycle).
 	Checks, Unknowns, Recycles int
@@ -961,7 +1062,7 @@ func (x *Context) NewOneShotSolver() (*Solver, error) {
 	if s == nil {
 		return nil, x.z3err("creating a solver")
 	}
-	sv := &Solver{x: x, s: s}
+	sv := &Solver{x: x, s: s, oneShot: true}
 	x.solvers[sv] = struct{}{}
 	liveSolvers.Add(1)
 	return sv, nil
@@ -984,7 +1085,7 @@ func (s *Solver) maybeRecycle() error {
 	if s.recycle <= 0 || s.since < s.recycle || C.Z3_solver_get_num_scopes(s.x.c, s.s) != 0 {
 		return nil
 	}
-	t := C.vg_recycle(s.x.c, s.s, s.params)
+	t := C.vg_recycle(s.x.c, s.s, s.params, C.int(b2i(s.compact)))
 	if t == nil {
 		return s.x.z3err("rebuilding the solver")
 	}
@@ -1020,9 +1121,35 @@ type Param struct{ Name, Value string }
 // unlike SetGlobalParam, whose settings every later context of the process
 // inherits. Set them before the first assertion: some (arith.solver) take
 // effect when Z3 sets the solver up. They survive Reset and recycling.
+//
+// A parameter Z3 does not take for the solver (an unknown name, a value
+// of the wrong type) is an error here: Z3 4.8.12 checks the parameters
+// of a solver only when it sets the solver up, at its first assertion
+// (or Push, or Scopes), and that assertion then failed with "unknown
+// parameter" and was dropped (TestS32yParamsCheckedAtSet); a solver
+// rebuilt by SetRecycle failed the same way. Nothing is set then.
+//
+// One exception, for the simple solver: "compact" (true or false), the
+// model module's parameter, which Z3's SMT core reads from the solver's
+// own parameters when it builds the solver, though the solver does not
+// declare it (and Z3 then reports it unknown). ic3 sets compact=false:
+// without it, PolIC3 on bench/polic3's np2x3 and be1 trees policies
+// took 25-50% more CPU (same search: 936 and 2,894 SMT calls). SetParams
+// sets such a solver up at once and clears exactly that report, as
+// SetRecycle's rebuild does; so it must come before the first assertion.
 func (s *Solver) SetParams(ps ...Param) error {
 	if err := s.usable(); err != nil {
 		return err
+	}
+	compact := false
+	for _, p := range ps {
+		if p.Name == "compact" && !s.oneShot && (p.Value == "true" || p.Value == "false") {
+			compact = true // read, not declared: see vg_setup
+			continue
+		}
+		if err := s.x.checkParam(s.oneShot, p); err != nil {
+			return err
+		}
 	}
 	if s.params == nil {
 		p := C.Z3_mk_params(s.x.c)
@@ -1041,7 +1168,67 @@ func (s *Solver) SetParams(ps ...Param) error {
 			return err
 		}
 	}
-	return s.code(C.vg_set_params(s.x.c, s.s, s.params), "setting parameters")
+	if err := s.code(C.vg_set_params(s.x.c, s.s, s.params), "setting parameters"); err != nil {
+		return err
+	}
+	if compact || s.compact {
+		// set the solver up now, while its parameters are the ones
+		// checked here, so that Z3's check of compact meets no
+		// assertion (vg_setup)
+		s.compact = true
+		return s.code(C.vg_setup(s.x.c, s.s, 1), "setting parameters")
+	}
+	return nil
+}
+
+// paramKey names a parameter check: the solver's kind and the parameter
+// (Z3 checks the name and the type vg_param reads from the value).
+type paramKey struct {
+	oneShot bool
+	p       Param
+}
+
+var (
+	paramMu     sync.Mutex
+	paramChecks = map[paramKey]error{} // Z3's verdict on each, per process
+)
+
+// checkParam reports whether Z3 takes p for a solver of the kind
+// (vg_probe_param, once per parameter per process: the parameters a
+// solver declares depend on the library, not on the context).
+func (x *Context) checkParam(oneShot bool, p Param) error {
+	k := paramKey{oneShot, p}
+	paramMu.Lock()
+	defer paramMu.Unlock()
+	if err, ok := paramChecks[k]; ok {
+		return err
+	}
+	cn, cv := C.CString(p.Name), C.CString(p.Value)
+	var msg *C.char
+	code := C.vg_probe_param(x.c, C.int(b2i(oneShot)), cn, cv, &msg)
+	C.free(unsafe.Pointer(cn))
+	C.free(unsafe.Pointer(cv))
+	var err error
+	if code != C.Z3_OK {
+		why := "refused"
+		if msg != nil {
+			why = strings.TrimSpace(C.GoString(msg))
+			C.free(unsafe.Pointer(msg))
+			if i := strings.IndexByte(why, '\n'); i >= 0 {
+				why = why[:i] // Z3 goes on with every parameter it knows
+			}
+		}
+		err = fmt.Errorf("smt: solver parameter %s=%s: Z3 does not take it: %s", p.Name, p.Value, why)
+	}
+	paramChecks[k] = err
+	return err
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // GlobalParam returns the value of a Z3 global parameter
@@ -1128,7 +1315,11 @@ func (s *Solver) Reset() error {
 	if err := s.usable(); err != nil {
 		return err
 	}
-	return s.code(C.vg_reset(s.x.c, s.s), "reset")
+	if err := s.code(C.vg_reset(s.x.c, s.s), "reset"); err != nil {
+		return err
+	}
+	s.lost = "" // a fresh core: nothing of a check that gave up survives
+	return nil
 }
 
 // SetLimits bounds every following check.
@@ -1169,6 +1360,15 @@ func (s *Solver) check(ctx context.Context, assumptions []Term) (Result, error) 
 	s.last = s.last[:0]
 	if err := s.usable(); err != nil {
 		return Unknown, err
+	}
+	if s.lost != "" {
+		// an earlier check gave up and may have lost assertions: no
+		// answer of this solver is to be trusted, not even a recycle's
+		// copy of its assertions (which Z3 takes from the same list)
+		s.reason = s.lost
+		s.Checks++
+		s.Unknowns++
+		return Unknown, nil
 	}
 	if err := s.maybeRecycle(); err != nil {
 		return Unknown, err
@@ -1228,9 +1428,12 @@ func (s *Solver) check(ctx context.Context, assumptions []Term) (Result, error) 
 		// "no answer", not a failure of the caller.
 		if code == C.Z3_EXCEPTION && s.ReasonUnknown() != "" {
 			s.Unknowns++
+			s.lose(hit)
 			return Unknown, nil
 		}
-		return Unknown, s.code(code, "check")
+		err := s.code(code, "check")
+		s.lose(hit)
+		return Unknown, err
 	}
 	switch r {
 	case C.Z3_L_TRUE:
@@ -1239,8 +1442,25 @@ func (s *Solver) check(ctx context.Context, assumptions []Term) (Result, error) 
 		s.res = Unsat
 	default:
 		s.Unknowns++
+		s.lose(hit)
 	}
 	return s.res, nil
+}
+
+// lose marks the solver as one whose state Z3 may have damaged (lost),
+// after a check that ran in Z3 and gave no answer, unless the caller
+// interrupted it (hit): a caller that stops asks nothing more, and one
+// that goes on after its own interrupt (the tests of session 31) keeps
+// the solver as it was.
+func (s *Solver) lose(hit bool) {
+	if hit {
+		return
+	}
+	why := s.ReasonUnknown()
+	if why == "" {
+		why = "unknown"
+	}
+	s.reason, s.lost = why, why
 }
 
 // CheckContext is Check that also stops (with Unknown) when ctx is done.
