@@ -17,6 +17,21 @@ import (
 // gone.
 func StopHookIsPerRun(t *testing.T, run func(ctx context.Context, m *symbolic.Model, p *nn.Policy, d *symbolic.PolicyDecl) (safe bool, err error)) {
 	t.Helper()
+	StopHookIsPerRunOf(t, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (*nn.Policy, *symbolic.PolicyDecl, error) {
+		return nn.Random(m, outs, seed, []int{16, 16})
+	}, run)
+}
+
+// Excluder is a learned policy with a stop hook (nn.Policy, trees.Policy).
+type Excluder interface {
+	Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (symbolic.Exclusion, symbolic.State, error)
+	StopOn(<-chan struct{})
+}
+
+// StopHookIsPerRunOf is StopHookIsPerRun for any learned policy that
+// random makes (the same policy for the same seed).
+func StopHookIsPerRunOf[P Excluder](t *testing.T, random func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (P, *symbolic.PolicyDecl, error), run func(ctx context.Context, m *symbolic.Model, p P, d *symbolic.PolicyDecl) (safe bool, err error)) {
+	t.Helper()
 	m := LoadSource(t, "walk.spec", `model walk
 var x : 0 .. 40 = 0
 var y : 0 .. 40 = 0
@@ -27,7 +42,7 @@ action s when y > 0 -> y' = y - 1
 property p { unsafe x == 40 && y == 40 }
 `)
 	outs := []symbolic.LabelID{0, 1, 2, 3}
-	answers := func(p *nn.Policy) []symbolic.Exclusion {
+	answers := func(p P) []symbolic.Exclusion {
 		var out []symbolic.Exclusion
 		for lo := 0; lo < 40; lo += 7 {
 			for w := 3; w < 40-lo; w += 11 {
@@ -43,12 +58,12 @@ property p { unsafe x == 40 && y == 40 }
 		return out
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
-		fresh, _, err := nn.Random(m, outs, seed, []int{16, 16})
+		fresh, _, err := random(m, outs, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := answers(fresh)
-		p, d, err := nn.Random(m, outs, seed, []int{16, 16})
+		p, d, err := random(m, outs, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
