@@ -396,11 +396,15 @@ func certify(choices [][]fchoice, sched []int, v []ival, max bool) ([]ival, bool
 			if !math.IsNaN(adv) && !math.IsInf(adv, 1) {
 				need = up(adv * fc.E.hi)
 			}
-			if (!(need <= 0x1p-20*fc.b.lo) || !(need <= 0x1p-20*fc.L.lo)) && !diffOffTest {
+			if (!(need <= 0x1p-20*fc.b.lo) || !(need <= 0x1p-20*fc.L.lo) || diffOnlyTest) && !diffOffTest {
 				if dc == nil {
 					dc = newDiffCert(choices, sched, v)
 				}
-				need = min(need, dc.need(fc, i, max))
+				if diffOnlyTest {
+					need = dc.need(fc, i, max)
+				} else {
+					need = min(need, dc.need(fc, i, max))
+				}
 			}
 			if math.IsInf(need, 1) {
 				return nil, false
@@ -647,6 +651,11 @@ func dfsPostorder(choices [][]fchoice, sched []int) []uint32 {
 // diffOffTest (tests only) turns the differences of values off (certify
 // as in session 31), for the tests' counts before and after.
 var diffOffTest bool
+
+// diffOnlyTest (tests only) bounds every advantage through the
+// differences alone (not the smaller of the two bounds), so that small
+// systems, whose intervals are tight, exercise them against brute force.
+var diffOnlyTest bool
 
 // sortedKeys returns row's keys in increasing order (in buf's storage).
 func sortedKeys(row map[uint32]ival, buf []uint32) []uint32 {
