@@ -39,6 +39,13 @@ func TestS32qZeroedEntryReward(t *testing.T) {
 					cancel()
 					if err != nil {
 						t.Logf("2^-%d·2^%d loop=%v max=%v: %v", e, re, loop, max, err)
+						// the way on the refusal names: the exact method
+						ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+						ex, err := SolveReward(ctx, m, sp.goal, rew, SolveOptions{Max: max, Method: Exact})
+						cancel()
+						if err != nil || !s32pHolds(ex, 1, want) {
+							t.Errorf("2^-%d·2^%d loop=%v max=%v: exact: %v", e, re, loop, max, err)
+						}
 						continue
 					}
 					if !s32pHolds(res, 1, want) {
