@@ -150,8 +150,8 @@ type fchoice struct {
 }
 
 // buildFloat writes component comp's choices with the boundary's lower
-// (upper = false) or upper bounds; ok is false when an entry is below
-// 2^-1000 or a choice stays in its class.
+// (upper = false) or upper bounds (entries below 2^-1022 as intervals:
+// entryIval); ok is false when a choice stays in its class.
 func (q *quotient) buildFloat(comp []int32, pos map[int32]uint32, one []bool, upper bool) ([][]fchoice, bool) {
 	m := q.g.m
 	out := make([][]fchoice, len(comp))
