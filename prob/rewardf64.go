@@ -43,11 +43,10 @@ func (rs *rewardSolver) directRewardFloat(ctx context.Context, cs []int32, cls [
 					if tc == i {
 						continue
 					}
-					p := m.P[x]
-					if !(p >= 0x1p-1000) {
+					pi, ok := entryIval(m.P[x])
+					if !ok {
 						return nil, false
 					}
-					pi := point(p)
 					fc.E = iadd(fc.E, pi)
 					if k, in := pos[tc]; tc >= 0 && in {
 						if _, seen := acc[k]; !seen {

@@ -153,6 +153,13 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 	bellman := func(v []float64, c uint32, up bool) float64 {
 		own := cls[rs.g.owner[c]]
 		sum, leave, self, leaving := 0.0, 0.0, false, false
+		// tiny sums the values reached by entries below 2^-1022, whose
+		// rationals the float64 holds only within 2^-1075 absolutely
+		// (a rational below 2^-1075 is a 0): their products may be off
+		// by 2^-1075·v, beyond roundUp's relative margin when v is
+		// large (2^-1076 times 2^1023 is 2^-53, lost from a sum of
+		// 2^-70: s32q_gap_test.go)
+		tiny := 0.0
 		from, to := m.EntryStart[c], m.EntryStart[c+1]
 		for e := from; e < to; e++ {
 			t := m.To[e]
@@ -163,11 +170,30 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			}
 			if tc >= 0 {
 				sum += m.P[e] * v[tc]
+				if m.P[e] < 0x1p-1022 {
+					tiny += v[tc]
+				}
 			}
 			leave += m.P[e]
 			leaving = true
 		}
 		k := int(to - from)
+		// slack bounds what the tiny entries' products may be off by
+		// (rounded up: tiny carries at most k roundings, and a product
+		// below the subnormals' 2^-1074 is covered by the term added)
+		slack := 0.0
+		if tiny > 0 {
+			slack = math.Nextafter(tiny*(1+0x1p-50)*0x1p-1074+0x1p-1073, math.Inf(1))
+		}
+		withSlack := func(x float64) float64 {
+			if slack == 0 {
+				return x
+			}
+			if up {
+				return math.Nextafter(x+slack, math.Inf(1))
+			}
+			return max(math.Nextafter(x-slack, math.Inf(-1)), 0)
+		}
 		switch {
 		case !self:
 			// the plain sum below
@@ -175,9 +201,9 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			return math.Inf(1)
 		case leave >= 0x1p-900:
 			if up {
-				return roundUp(roundUp(ru[c]+sum, k)/roundDown(leave, k), 1)
+				return roundUp(withSlack(roundUp(ru[c]+sum, k))/roundDown(leave, k), 1)
 			}
-			return roundDown(roundDown(rd[c]+sum, k)/roundUp(leave, k), 1)
+			return roundDown(withSlack(roundDown(rd[c]+sum, k))/roundUp(leave, k), 1)
 		default:
 			// leaving so unlikely that the division's margins could
 			// underflow: scaled first (leaveRatio, selfloop.go); before,
@@ -191,9 +217,9 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			return min(iv.lo, math.MaxFloat64)
 		}
 		if up {
-			return roundUp(ru[c]+sum, k)
+			return withSlack(roundUp(ru[c]+sum, k))
 		}
-		return roundDown(rd[c]+sum, k)
+		return withSlack(roundDown(rd[c]+sum, k))
 	}
 	// update is the best choice's bellman value of class i.
 	update := func(v []float64, i int32, up bool) (float64, uint32) {

@@ -57,8 +57,11 @@ import (
 // cannot be certified, and the solution declines; so it does when both
 // orders of elimination give up, when policy iteration has not settled in maxFloatRounds rounds and its
 // scheduler cannot be certified closely (β or γ above 2^-20), when the
-// fill-in exceeds maxFloatFill entries, or on entries below 2^-1000 (as the
-// rational one, for O'Cinneide's factor, which is applied the same way).
+// fill-in exceeds maxFloatFill entries. O'Cinneide's factor is applied
+// as in the rational solution; entries below 2^-1022, whose relative
+// precision underflow lost, are read as intervals that hold their
+// rationals instead (entryIval; the rational solution declines on
+// entries below 2^-1000).
 // Its callers intersect the bounds with interval iteration's and go on to
 // the rational solution when they are not within epsilon.
 
@@ -147,8 +150,8 @@ type fchoice struct {
 }
 
 // buildFloat writes component comp's choices with the boundary's lower
-// (upper = false) or upper bounds; ok is false when an entry is below
-// 2^-1000 or a choice stays in its class.
+// (upper = false) or upper bounds (entries below 2^-1022 as intervals:
+// entryIval); ok is false when a choice stays in its class.
 func (q *quotient) buildFloat(comp []int32, pos map[int32]uint32, one []bool, upper bool) ([][]fchoice, bool) {
 	m := q.g.m
 	out := make([][]fchoice, len(comp))
@@ -167,11 +170,10 @@ func (q *quotient) buildFloat(comp []int32, pos map[int32]uint32, one []bool, up
 				if tc == c {
 					continue
 				}
-				p := m.P[e]
-				if !(p >= 0x1p-1000) {
+				pi, ok := entryIval(m.P[e])
+				if !ok {
 					return nil, false
 				}
-				pi := point(p)
 				fc.E = iadd(fc.E, pi)
 				switch j, in := pos[tc]; {
 				case tc >= 0 && in:
@@ -204,6 +206,30 @@ func (q *quotient) buildFloat(comp []int32, pos map[int32]uint32, one []bool, up
 		}
 	}
 	return out, true
+}
+
+// entryIval is the interval that holds the rational a float64 entry p
+// stands for, as the solution reads it: p itself at or above 2^-1022
+// (O'Cinneide's factor covers its relative error of 2^-53); below, where
+// underflow lost the relative precision (a rational below 2^-1075 is a
+// 0), [p - 2^-1074, p + 2^-1074], exact (subnormals are multiples of
+// 2^-1074), which holds the rational outright: the elimination encloses
+// the solution for every entry in its interval, and the factor is then
+// needed only for the other entries (perturbing those alone). A model's
+// entries are positive rationals (Build drops outcomes of probability
+// 0), so the lower end 0 of an entry that is a float64 0 stands for a
+// positive one. ok is false for a NaN or negative p. Before session 32's
+// review, entries below 2^-1000 made the solution decline, and a ring
+// left with 10^-300 a step that held one (a self-loop's exit scaled by
+// 2^-1000, or an outcome of 2^-1076) was iterated until --timeout.
+func entryIval(p float64) (ival, bool) {
+	switch {
+	case p >= 0x1p-1022:
+		return point(p), true
+	case p >= 0:
+		return ival{max(p-0x1p-1074, 0), p + 0x1p-1074}, true
+	}
+	return ival{}, false
 }
 
 // solveComponentFloat solves component comp in float64 intervals (see
@@ -396,11 +422,15 @@ func certify(choices [][]fchoice, sched []int, v []ival, max bool) ([]ival, bool
 			if !math.IsNaN(adv) && !math.IsInf(adv, 1) {
 				need = up(adv * fc.E.hi)
 			}
-			if (!(need <= 0x1p-20*fc.b.lo) || !(need <= 0x1p-20*fc.L.lo)) && !diffOffTest {
+			if (!(need <= 0x1p-20*fc.b.lo) || !(need <= 0x1p-20*fc.L.lo) || diffOnlyTest) && !diffOffTest {
 				if dc == nil {
 					dc = newDiffCert(choices, sched, v)
 				}
-				need = min(need, dc.need(fc, i, max))
+				if diffOnlyTest {
+					need = dc.need(fc, i, max)
+				} else {
+					need = min(need, dc.need(fc, i, max))
+				}
 			}
 			if math.IsInf(need, 1) {
 				return nil, false
@@ -647,6 +677,11 @@ func dfsPostorder(choices [][]fchoice, sched []int) []uint32 {
 // diffOffTest (tests only) turns the differences of values off (certify
 // as in session 31), for the tests' counts before and after.
 var diffOffTest bool
+
+// diffOnlyTest (tests only) bounds every advantage through the
+// differences alone (not the smaller of the two bounds), so that small
+// systems, whose intervals are tight, exercise them against brute force.
+var diffOnlyTest bool
 
 // sortedKeys returns row's keys in increasing order (in buf's storage).
 func sortedKeys(row map[uint32]ival, buf []uint32) []uint32 {
