@@ -11,15 +11,15 @@ import (
 )
 
 // s32kParse parses src as an experiment in bench/ and returns the
-// error and the bytes Parse allocated.
-func s32kParse(t *testing.T, src string) (error, uint64) {
+// bytes Parse allocated and its error.
+func s32kParse(t *testing.T, src string) (uint64, error) {
 	t.Helper()
 	runtime.GC()
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	_, err := Parse(filepath.Join("..", "bench", "s32k.toml"), []byte(src))
 	runtime.ReadMemStats(&m1)
-	return err, m1.TotalAlloc - m0.TotalAlloc
+	return m1.TotalAlloc - m0.TotalAlloc, err
 }
 
 // TestS32kCommandArgs (review of s32-fuzz's MaxCommandBytes): the bound
@@ -43,7 +43,7 @@ func TestS32kCommandArgs(t *testing.T) {
 		{"name", name.String(), "the arguments of the experiment's runs add up to more than 64 MiB once {...} is expanded (run 1, a/specs/" + strings.Repeat("a", 100000) + ", has 400000005 bytes of them)"},
 		{"list", list.String(), "the experiment's runs have more than 4194304 arguments in all once {...} is expanded (run 1, a/specs/oneway, has 9000001 of them)"},
 	} {
-		err, alloc := s32kParse(t, c.src)
+		alloc, err := s32kParse(t, c.src)
 		var e *Error
 		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.want) || e.Line != 4 {
 			t.Errorf("%s: got %.300v; want a positioned error at line 4 containing %.300q", c.name, err, c.want)

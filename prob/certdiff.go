@@ -46,8 +46,6 @@ type sival struct{ lo, hi float64 }
 func sdown(x float64) float64 { return math.Nextafter(x, math.Inf(-1)) }
 func sup(x float64) float64   { return math.Nextafter(x, math.Inf(1)) }
 
-func sOf(a ival) sival { return sival{a.lo, a.hi} }
-
 // ssub is a - b for non-negative a, b.
 func ssub(a, b ival) sival { return sival{sdown(a.lo - b.hi), sup(a.hi - b.lo)} }
 

@@ -1349,10 +1349,10 @@ func (s *Solver) SetLimits(l Limits) error {
 // assumptions (none: a plain check). Timeouts, resource limits and
 // interruptions give Unknown with a nil error; ReasonUnknown says why.
 func (s *Solver) Check(assumptions ...Term) (Result, error) {
-	return s.check(nil, assumptions)
+	return s.check(context.Background(), assumptions)
 }
 
-// check is Check, and CheckContext with a ctx that can end (non-nil):
+// check is Check, and CheckContext with a ctx that can end (Done non-nil):
 // the check then runs on a goroutine of its own, which CheckContext may
 // abandon (Context.checkOn).
 func (s *Solver) check(ctx context.Context, assumptions []Term) (Result, error) {
@@ -1389,7 +1389,7 @@ func (s *Solver) check(ctx context.Context, assumptions []Term) (Result, error) 
 	}
 	var code, r C.int
 	var hit bool
-	if ctx == nil {
+	if ctx.Done() == nil { // a context that cannot end: the check runs here
 		x.begin()
 		r = C.vg_check(x.c, s.s, C.uint(len(x.buf)), p, &code)
 		hit = x.settle()
