@@ -20,8 +20,7 @@ import (
 func TestS32iAbandonCheck(t *testing.T) {
 	for _, closeFirst := range []bool{true, false} {
 		quiesce(t)
-		quiesce(t)
-	c0, s0 := LiveContexts()
+		c0, s0 := LiveContexts()
 		release := make(chan struct{})
 		entered := make(chan struct{})
 		checkHook = func() { close(entered); <-release }
