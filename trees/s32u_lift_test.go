@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/symbolic"
 )
 
@@ -244,24 +245,6 @@ func s32uInputs(p *Policy, s symbolic.State) []float64 {
 	return x
 }
 
-func s32uEach(lo, hi []int, f func(s symbolic.State) bool) {
-	s := append(symbolic.State(nil), lo...)
-	for {
-		if !f(s) {
-			return
-		}
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
-		}
-		if v == len(s) {
-			return
-		}
-		s[v]++
-	}
-}
-
 func TestS32uLiftAgainstEnumeration(t *testing.T) {
 	n := 400
 	if e := os.Getenv("VIGIL_S32U_MODELS"); e != "" {
@@ -323,15 +306,10 @@ func TestS32uLiftAgainstEnumeration(t *testing.T) {
 				within++
 			}
 			var wit symbolic.State
-			s32uEach(lo, hi, func(s symbolic.State) bool {
-				if len(atoms) > 0 && !atoms[0].Holds(s) {
-					return true
-				}
-				if s32uWins(p, s, a, sure) {
+			testutil.BoxStates(lo, hi, func(s symbolic.State) {
+				if wit == nil && (len(atoms) == 0 || atoms[0].Holds(s)) && s32uWins(p, s, a, sure) {
 					wit = append(symbolic.State(nil), s...)
-					return false
 				}
-				return true
 			})
 			r, err := p.ExcludesWithin(lo, hi, atoms, a, sure, Options{})
 			if err != nil {
@@ -365,14 +343,13 @@ func TestS32uLiftAgainstEnumeration(t *testing.T) {
 				want := make([]float64, nclass)
 				got := make([]float64, nclass)
 				_ = p.Ens.Scores(s32uInputs(p, r.Witness), want)
-				s32uEach(wlo, whi, func(s symbolic.State) bool {
+				testutil.BoxStates(wlo, whi, func(s symbolic.State) {
 					_ = p.Ens.Scores(s32uInputs(p, s), got)
 					for k := range got {
 						if got[k] != want[k] {
 							t.Fatalf("seed %d: %s: witness box %v..%v: %v scores %v, the witness %v scores %v", seed, c.desc, r.WitnessLo, r.WitnessHi, s, got, r.Witness, want)
 						}
 					}
-					return true
 				})
 			default:
 				unknown++
