@@ -88,6 +88,10 @@ type AutoStats struct {
 	// to the start than the hunter's counterexample" was settled, when
 	// it was asked (autorange.go).
 	RangeCheck string `json:"range_check,omitempty"`
+	// Bounded says what the bounded question (autobmc.go) established,
+	// when it was asked: how far from the start no unsafe state and no
+	// range error lies, and how it ended.
+	Bounded string `json:"bounded,omitempty"`
 }
 
 // AutoMember is one member's outcome.
@@ -182,6 +186,16 @@ type portfolio struct {
 	// rangeAsk answers the range question: askRange (tests put a
 	// stand-in in its place, as they do for members).
 	rangeAsk func(context.Context, *Prepared) rangeOutcome
+	// The bounded question (autobmc.go), asked once bfs gave way while
+	// an answer waits for "no bad state of the other kind lies closer":
+	// bmc is what it established so far (nil until asked), bmcRes
+	// delivers how it ended, bmcSettled is set then.
+	bmc        *bmcState
+	bmcRes     chan bmcOutcome
+	bmcSettled bool
+	// bmcAsk answers the bounded question: askBounded (tests put a
+	// stand-in in its place).
+	bmcAsk func(context.Context, *Prepared, *bmcState) bmcOutcome
 }
 
 // boundsAnswer is smt.CheckBounds's answer for the portfolio: clean
@@ -223,7 +237,7 @@ func newPortfolio(ctx context.Context, q *Prepared, members []autoMember) *portf
 		stats: &AutoStats{Cores: runtime.GOMAXPROCS(0)},
 		out:   make(chan autoOutcome, len(members)), began: make([]time.Time, len(members)),
 		results: make([]*Verdict, len(members)), errs: make([]error, len(members)),
-		rangeAsk: askRange}
+		rangeAsk: askRange, bmcAsk: askBounded}
 	p.ictx, p.cancel = context.WithCancel(ctx)
 	for _, m := range members {
 		p.stats.Members = append(p.stats.Members, AutoMember{Engine: m.name, Outcome: "not started"})
@@ -432,6 +446,15 @@ func (p *portfolio) loop() {
 				}
 			}
 			continue
+		case b := <-p.bmcRes:
+			if p.cancelled.IsZero() && p.ctx.Err() == nil {
+				p.bmcSettled = true
+				if p.bmcDone(b); !p.cancelled.IsZero() {
+					p.waitStopped()
+					return
+				}
+			}
+			continue
 		case <-head.C:
 			if p.parallel && p.winner == nil && p.fatal == nil && p.cancelled.IsZero() && p.ctx.Err() == nil {
 				p.startOthers()
@@ -536,22 +559,30 @@ func reachedRangeError(err error) bool {
 	return err != nil && (errors.As(err, &re) || strings.HasPrefix(err.Error(), "ic3: a state reachable in "))
 }
 
-// release makes the held counterexample (d steps) the winner once no
-// range error can lie fewer steps from the start: bfs has begun layer d
-// (it expanded every state before), or no run meets a range error (the
-// bounds check or the range question, autorange.go). A replayed range
-// error of k < d steps (the range question's) is the answer instead, as
-// ic3's is when it reaches one (lang/spec.md: an unsafe state fewer than
-// k steps from the start is not ruled out, as with ic3's). When bfs gave way and the range question
-// settled without proving every range error unreachable (undecided, IC3's
-// own report of a range error without its run, or a replayed range error
-// of d steps or more, which says nothing of shorter runs: IC3's runs are
-// not the shortest), nothing rules out a closer range error and the
-// counterexample stays held: the portfolio answers unknown unless another
-// member decides (s32b_auto_policy_range_error.txtar: a policy's range
-// error 16 steps from the start, which IC3 reports without a run, and a
-// counterexample of 25 steps were answered unsafe when bfs gave way).
-// An unreplayed range error never overrides the counterexample.
+// release answers the held counterexample (d steps) or the replayed
+// range error of the range question (k steps) once no bad state of the
+// other kind lies closer to the start (lang/spec.md, Range errors: the
+// shallowest bad state first; autobmc.go):
+//
+//   - the counterexample once no range error lies fewer than d steps
+//     from the start: bfs has begun layer d (it expanded every state
+//     before), no run meets a range error at all (the bounds check or the
+//     range question, autorange.go), or the bounded question found none
+//     in fewer than d steps;
+//   - the range error, when k < d (or k = d), once no unsafe state lies
+//     fewer than k steps from the start: bfs has begun layer k, or the
+//     bounded question found none. Until session 33 it was answered at
+//     once, as ic3 alone answers it, though an unsafe state closer still
+//     was not ruled out (IC3's runs are not the shortest).
+//
+// When bfs gave way and neither is settled, the bounded question is asked
+// (once); its witness, which replayed, is the answer when it comes
+// (bmcDone). Otherwise the answer waits: when nothing settles it, the
+// portfolio answers unknown unless another member decides
+// (s32b_auto_policy_range_error.txtar: a policy's range error 16 steps
+// from the start, which IC3 reports without a run, and a counterexample
+// of 25 steps were answered unsafe when bfs gave way). An unreplayed
+// range error never overrides the counterexample.
 func (p *portfolio) release() {
 	v := p.held
 	if v == nil {
@@ -561,19 +592,27 @@ func (p *portfolio) release() {
 		p.bfsGaveWay = true
 	}
 	d, bd := len(v.Trace)-1, p.bfsDepth.Load()
-	if f := p.rangeFound; f != nil && f.Steps() < d {
+	clearRange := func(n int) bool {
+		return p.noRangeErr || bd >= int64(n) || p.bmc != nil && p.bmc.rangeClear.Load() >= int64(n)
+	}
+	clearUnsafe := func(n int) bool {
+		return bd >= int64(n) || p.bmc != nil && p.bmc.unsafeClear.Load() >= int64(n)
+	}
+	f := p.rangeFound
+	if f != nil && f.Steps() <= d && clearUnsafe(f.Steps()) {
 		// the answer ic3 alone gives (a range error it reaches comes
-		// first), now with a run that replays, closer to the start than
-		// the counterexample
-		p.held = nil
-		p.fatal = f.Error()
-		p.stats.Members[p.heldBy].Reason = fmt.Sprintf("a counterexample of %d steps; a range error lies %d steps from the start", d, f.Steps())
-		p.stop()
+		// first), with a run that replays, closer to the start than the
+		// counterexample and than every unsafe state
+		p.answerRange(f, d)
 		return
 	}
-	if !p.noRangeErr && bd < int64(d) {
+	if !clearRange(d) || f != nil && f.Steps() < d {
+		if (p.bfsGaveWay || p.rangeSettled) && p.ctx.Err() == nil && p.cancelled.IsZero() {
+			p.askBounded(d)
+		}
 		return
 	}
+	p.bmcNote()
 	p.held = nil
 	p.winner = v
 	p.stats.Winner = v.Engine
@@ -591,11 +630,90 @@ func (p *portfolio) release() {
 	p.stop()
 }
 
+// answerRange makes the replayed range error f the portfolio's answer in
+// place of the held counterexample of d steps.
+func (p *portfolio) answerRange(f *rangeFound, d int) {
+	p.bmcNote()
+	p.held = nil
+	p.fatal = f.Error()
+	p.stats.Members[p.heldBy].Reason = fmt.Sprintf("a counterexample of %d steps; a range error lies %d steps from the start", d, f.Steps())
+	p.stop()
+}
+
+// askBounded asks the bounded question (once) up to the held
+// counterexample's d steps, and lowers its limit to d after that.
+func (p *portfolio) askBounded(d int) {
+	if p.bmc != nil {
+		if l := p.bmc.limit.Load(); int64(d) < l {
+			p.bmc.limit.Store(int64(d))
+		}
+		return
+	}
+	p.bmc = &bmcState{}
+	p.bmc.limit.Store(int64(d))
+	p.bmcRes = make(chan bmcOutcome, 1)
+	p.stats.Bounded = bmcAsked
+	q, ctx, ask, st := p.q, p.ictx, p.bmcAsk, p.bmc
+	go func() { p.bmcRes <- ask(ctx, q, st) }()
+}
+
+// bmcNote writes what the bounded question established so far into
+// AutoStats.Bounded.
+func (p *portfolio) bmcNote() {
+	if st := p.bmc; st != nil {
+		p.stats.Bounded = fmt.Sprintf("no unsafe state in fewer than %d steps, no range error in fewer than %d", st.unsafeClear.Load(), st.rangeClear.Load())
+	}
+}
+
+// bmcAsked is AutoStats.Bounded while the bounded question runs.
+const bmcAsked = "not settled: the bounded question was still asked"
+
+// bmcDone acts on the end of the bounded question: its witness, which
+// replayed, is the shallowest bad state and the answer; otherwise what it
+// established stays in p.bmc for release.
+func (p *portfolio) bmcDone(b bmcOutcome) {
+	p.bmcNote()
+	switch {
+	case b.bug != nil:
+		p.fatal = b.bug
+		p.stop()
+		return
+	case b.cex != nil:
+		p.stats.Bounded += fmt.Sprintf("; an unsafe state %d steps from the start (the run replays)", len(b.cex)-1)
+		v := &Verdict{Engine: "bmc", Answer: explicit.UnsafeVerdict, Trace: b.cex}
+		if h := p.held; h != nil {
+			p.stats.Members[p.heldBy].Outcome = "unsafe too"
+			p.stats.Members[p.heldBy].Reason = fmt.Sprintf("a counterexample of %d steps", len(h.Trace)-1)
+		}
+		p.held = nil
+		p.winner = v
+		p.stats.Winner = v.Engine
+		p.stop()
+		return
+	case b.found != nil:
+		p.stats.Bounded += fmt.Sprintf("; a range error %d steps from the start (the run replays)", b.found.Steps())
+		d := 0
+		if p.held != nil {
+			d = len(p.held.Trace) - 1
+		}
+		p.answerRange(b.found, d)
+		return
+	case b.why != "":
+		p.stats.Bounded += "; " + b.why
+	}
+	if p.held != nil && p.cancelled.IsZero() {
+		p.release()
+	}
+}
+
 // awaitingRange reports whether the held counterexample waits for the
 // bounds check or the range question, which the loop then waits for
 // even when no member runs.
 func (p *portfolio) awaitingRange() bool {
-	return p.held != nil && p.cancelled.IsZero() && p.bounds != nil && !p.rangeSettled && p.ctx.Err() == nil
+	if p.held == nil || !p.cancelled.IsZero() || p.ctx.Err() != nil {
+		return false
+	}
+	return p.bounds != nil && !p.rangeSettled || p.bmc != nil && !p.bmcSettled
 }
 
 // rangeAsked is AutoStats.RangeCheck while the range question runs.

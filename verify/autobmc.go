@@ -1,0 +1,279 @@
+package verify
+
+// The bounded question of the auto portfolio (auto.go): which kind of bad
+// state lies closest to the start, when bfs gave way before it could say.
+//
+// lang/spec.md ("Range errors") puts the shallowest bad state first: auto
+// answers a bad state n steps from the start (a counterexample's unsafe
+// state, or a state whose expansion meets a range error) only once no bad
+// state of the other kind lies fewer than n steps from the start. A
+// counterexample of d steps and a range error of k steps are both answers
+// of the right kind then: the shallowest bad state is of the answer's kind
+// (or lies as deep as a state of the other kind), though the answer's run
+// need not be the shortest (IC3's and the hunter's are not).
+//
+// bfs settles "none closer than n" once it has expanded every state of
+// fewer than n steps. When it gave way sooner, this file asks bounded model
+// checking (BMC) over SMT: the model unrolled step by step from its start
+// states, each step the transition relation smt.Encoder.Transition builds
+// (in range, from a non-terminal state), and at each depth j two queries:
+// "an unsafe state j steps from the start" and "a non-terminal state j
+// steps from the start where an outcome leaves a range"
+// (smt.Encoder.RangeError). Unsat at every depth below n says no bad state
+// of that kind lies closer than n. Without a policy, and under a rules or
+// table policy (which smt.Encoder.Chosen encodes exactly as the explicit
+// engine decides), the relation is the explicit semantics': the first
+// depth where a query is sat holds the shallowest bad state, and its run,
+// decoded state by state and replayed in the explicit semantics (a
+// counterexample through Generator.CheckCounterexample, a range error
+// through replayRangeError), is the answer. Under a network or ensemble
+// policy, which SMT does not encode, the relation takes every applicable
+// label: its runs include the policy's and its range errors include the
+// policy's, so an unsat query still rules its kind out, and a sat one
+// says nothing (that kind is no longer asked).
+//
+// Unsat answers are Z3's, as the certificate checks' are (SOUNDNESS.md);
+// a witness is never trusted before it replays.
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"vigil/ic3"
+	"vigil/smt"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// bmcState is what the bounded question has established so far, read by
+// the portfolio while it runs: no unsafe state (no range error) lies fewer
+// than unsafeClear (rangeClear) steps from the start.
+type bmcState struct {
+	unsafeClear, rangeClear atomic.Int64
+	// limit is the depth the question need not reach: the held
+	// counterexample's (the portfolio lowers it when a shorter one is
+	// held); 0 until set.
+	limit atomic.Int64
+	// free makes the relation take every applicable label even where
+	// the policy could be encoded (tests of the learned policies' path).
+	free bool
+}
+
+// bmcOutcome is how the bounded question ended: a witness of the
+// shallowest bad state that replayed (exact relations only), or why it
+// stopped (none: it reached its limit, or both kinds were ruled out as
+// far as it could tell).
+type bmcOutcome struct {
+	cex   []explicit.Step // a counterexample that replays
+	found *rangeFound     // a range error that replays
+	why   string
+	bug   error // an exact relation's witness that does not replay
+}
+
+// bmcExact reports whether the transition relation of q encodes its
+// policy exactly (none, rules or table).
+func bmcExact(q *Prepared) bool { return q.Policy == nil || !ic3.IsLearned(q.Policy) }
+
+// askBounded runs the bounded question of q into st until st.limit, ctx's
+// end, or a witness; q's decider is not used (a witness replays with a
+// decider of its own).
+func askBounded(ctx context.Context, q *Prepared, st *bmcState) (out bmcOutcome) {
+	exact := bmcExact(q) && !st.free
+	m, prop := q.Model, q.Property
+	x, err := smt.NewContext()
+	if err != nil {
+		return bmcOutcome{why: err.Error()}
+	}
+	defer x.Close()
+	if ctx.Done() != nil {
+		x.StopWhen(ctx)
+	}
+	e, err := smt.NewEncoder(x, m)
+	if err != nil {
+		return bmcOutcome{why: err.Error()}
+	}
+	s, err := x.NewSolver()
+	if err != nil {
+		return bmcOutcome{why: err.Error()}
+	}
+	opts := smt.TransOptions{Property: prop}
+	if exact {
+		opts.Policy = q.Policy
+	}
+	stepVars := func(j int) []smt.Term {
+		vs := make([]smt.Term, len(m.Vars))
+		for i := range m.Vars {
+			vs[i] = x.IntConst(fmt.Sprintf("%s@%d", m.Vars[i].Name, j))
+		}
+		return vs
+	}
+	states := [][]smt.Term{stepVars(0)}
+	var start smt.Term
+	if prop.Start != nil {
+		start = e.Cond(prop.Start, states[0])
+	} else {
+		init, err := m.InitialState()
+		if err != nil {
+			return bmcOutcome{why: err.Error()}
+		}
+		start = e.State(init, states[0])
+	}
+	if err := s.Assert(x.And(e.InRange(states[0]), start)); err != nil {
+		return bmcOutcome{why: err.Error()}
+	}
+	uOpen, rOpen := true, true
+	for j := 0; ; j++ {
+		lim := st.limit.Load()
+		if lim > 0 && int64(j) >= lim {
+			return bmcOutcome{why: fmt.Sprintf("no bad state lies closer than the held counterexample's %d steps", lim)}
+		}
+		if ctx.Err() != nil {
+			return bmcOutcome{why: stopReason(ctx)}
+		}
+		vs := states[j]
+		rerr, err := e.RangeError(opts, vs)
+		if err != nil {
+			return bmcOutcome{why: err.Error()}
+		}
+		queries := []struct {
+			open  *bool
+			clear *atomic.Int64
+			cond  smt.Term
+			kind  string
+		}{
+			{&uOpen, &st.unsafeClear, x.And(e.InRange(vs), e.Cond(prop.Unsafe, vs)), "u"},
+			{&rOpen, &st.rangeClear, x.And(e.InRange(vs), x.Not(e.Terminal(prop, vs)), rerr), "r"},
+		}
+		for _, qu := range queries {
+			if !*qu.open {
+				continue
+			}
+			act := x.BoolConst(fmt.Sprintf("bmc.%s%d", qu.kind, j))
+			if err := s.Assert(x.Implies(act, qu.cond)); err != nil {
+				return bmcOutcome{why: err.Error()}
+			}
+			res, err := s.CheckContext(ctx, act)
+			if err != nil {
+				return bmcOutcome{why: err.Error()}
+			}
+			switch res {
+			case smt.Unsat:
+				qu.clear.Store(int64(j + 1))
+				continue
+			case smt.Unknown:
+				why := s.ReasonUnknown()
+				if ctx.Err() != nil {
+					why = stopReason(ctx)
+				}
+				return bmcOutcome{why: fmt.Sprintf("%d steps from the start: %s", j, why)}
+			}
+			if !exact {
+				// a run of the relation, not necessarily of the policy
+				*qu.open = false
+				continue
+			}
+			tr, err := bmcTrace(q, e, s, states)
+			if err != nil {
+				return bmcOutcome{bug: internal("the bounded question's run does not replay in the explicit semantics: %v", err)}
+			}
+			if qu.kind == "u" {
+				// checked as every member's counterexample is, with a
+				// decider of its own
+				own := *q
+				if q.Policy != nil {
+					if own.Dec, err = q.newDecider(); err != nil {
+						return bmcOutcome{why: err.Error()}
+					}
+				}
+				if err := own.check(ctx, &Verdict{Engine: "bmc", Answer: explicit.UnsafeVerdict, Trace: tr}); err != nil {
+					return bmcOutcome{bug: err}
+				}
+				return bmcOutcome{cex: tr}
+			}
+			var dec explicit.Decider
+			if q.Policy != nil {
+				if dec, err = q.newDecider(); err != nil {
+					return bmcOutcome{why: err.Error()}
+				}
+			}
+			f, err := replayRangeError(q.Gen, dec, tr)
+			if err != nil {
+				return bmcOutcome{bug: internal("the bounded question's range error does not replay in the explicit semantics: %v", err)}
+			}
+			return bmcOutcome{found: f}
+		}
+		if !uOpen && !rOpen {
+			return bmcOutcome{why: fmt.Sprintf("the relation, which takes every label, reaches both kinds of bad state within %d steps", j)}
+		}
+		next := stepVars(j + 1)
+		e.Cur, e.Next = vs, next
+		t, err := e.Transition(opts)
+		if err != nil {
+			return bmcOutcome{why: err.Error()}
+		}
+		if err := s.Assert(t.Formula); err != nil {
+			return bmcOutcome{why: err.Error()}
+		}
+		states = append(states, next)
+	}
+}
+
+// bmcTrace decodes the run of the last sat check, its states states[0..]
+// up to the last one asked, and finds for each step the command and
+// outcome of the policy's label (any label without one) that lead to the
+// next state in the explicit semantics.
+func bmcTrace(q *Prepared, e *smt.Encoder, s *smt.Solver, states [][]smt.Term) ([]explicit.Step, error) {
+	g := q.Gen
+	var dec explicit.Decider
+	if q.Policy != nil {
+		var err error
+		if dec, err = q.newDecider(); err != nil {
+			return nil, err
+		}
+	}
+	trace := make([]explicit.Step, len(states))
+	for i, vs := range states {
+		st, err := e.Decode(s, vs)
+		if err != nil {
+			return nil, err
+		}
+		trace[i] = explicit.Step{State: st, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}
+	}
+	x := &explicit.Expansion{}
+	m := g.M
+	for i := 0; i+1 < len(trace); i++ {
+		s, want := trace[i].State, m.FormatState(trace[i+1].State)
+		g.Applicable(s, x)
+		label := symbolic.NoLabel
+		if dec != nil {
+			l, err := dec.Decide(s, x.App)
+			if err != nil {
+				return nil, err
+			}
+			label = l
+		}
+		found := false
+		for c := range m.Commands {
+			cmd := &m.Commands[c]
+			if dec != nil && cmd.Label != label || !g.Guard(s, c) {
+				continue
+			}
+			for o := range cmd.Outcomes {
+				t, err := g.Apply(s, c, o)
+				if err == nil && m.FormatState(t) == want {
+					trace[i].Label, trace[i].Cmd, trace[i].Outcome = cmd.Label, c, o
+					found = true
+					break
+				}
+			}
+			if found {
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("step %d: no step of the policy leads from %s to %s", i, m.FormatState(s), want)
+		}
+	}
+	return trace, nil
+}
