@@ -103,10 +103,10 @@ func TestS33aRangeErrorWaitsForCloserUnsafe(t *testing.T) {
 // the shallowest bad state's kind and depth, against bfs.
 func TestS33aBoundedQuestion(t *testing.T) {
 	cases := []struct {
-		name, src   string
-		policy      bool
-		kind        string // "u" unsafe, "r" range error
-		depth       int
+		name, src    string
+		policy       bool
+		kind         string // "u" unsafe, "r" range error
+		depth        int
 		uFree, rFree int64 // what the free relation rules out (learned path)
 	}{
 		{"unsafe first", s33aCloser, false, "u", 2, 2, 5},
