@@ -81,7 +81,7 @@ type Stats struct {
 	States      int           // stored (reached) states
 	Expanded    int           // states whose status was examined
 	Transitions int           // distinct (state, label, successor) triples generated
-	Depth       int           // deepest BFS layer reached
+	Depth       int           // deepest BFS layer reached: every state of fewer steps is expanded
 	Starts      int           // start states
 	Unsafe      int           // unsafe states met (terminal)
 	Goal        int           // goal states met (terminal)
@@ -317,6 +317,14 @@ func (r *search) sequential() (*Result, error) {
 			}
 			if opt.MaxStates > 0 && st.Len() >= opt.MaxStates && id < uint32(st.Len()) {
 				res.Reason = "state limit"
+				if id == layerEnd {
+					// every state of layer Depth is expanded: the search
+					// gave way at the next layer, none of whose states it
+					// took (it reported the layer before, and auto took
+					// the states of that layer's depth as not all checked)
+					res.Layers = append(res.Layers, id)
+					stats.Depth = len(res.Layers) - 1
+				}
 				return r.finish(), nil
 			}
 		}
