@@ -196,6 +196,9 @@ type portfolio struct {
 	// bmcAsk answers the bounded question: askBounded (tests put a
 	// stand-in in its place).
 	bmcAsk func(context.Context, *Prepared, *bmcState) bmcOutcome
+	// pendingErr is the hunter's or IC3's range error while the bounded
+	// question looks for a closer bad state (pend).
+	pendingErr error
 }
 
 // boundsAnswer is smt.CheckBounds's answer for the portfolio: clean
@@ -524,14 +527,20 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		p.winner = o.v
 		p.stats.Winner = o.v.Engine
 		p.stop()
-	case p.huntRangeError() != nil:
+	case p.pendingErr == nil && p.huntRangeError() != nil:
 		// The hunter met a range error on a run of the policy from a
 		// start state, and bfs, which reports the errors of the model,
 		// gave way before it: the error is the answer, as bfs's would
 		// be (the portfolio answered unknown, 'next: a longer
-		// --timeout', with the error in the hunter's outcome only).
-		p.fatal = p.huntRangeError()
-		p.stop()
+		// --timeout', with the error in the hunter's outcome only),
+		// once the bounded question says no unsafe state lies closer
+		// (pend).
+		p.pend(p.huntRangeError())
+	case p.pendingErr == nil && p.held == nil && reachedRangeError(p.errs[1]) && p.stats.Members[0].ended() && p.results[0] != nil && p.results[0].Answer == explicit.Unknown && p.bmcExactQ():
+		// IC3's own range error (without its run) after bfs gave way:
+		// the bounded question, exact here, finds the shallowest bad
+		// state with a run that replays (pend)
+		p.pend(p.errs[1])
 	case p.stats.Members[0].ended() && p.stats.Members[1].ended() && !p.awaitingRange():
 		// bfs and IC3 ended undecided: the hunter cannot prove
 		// safety, so the portfolio gives up.
@@ -630,13 +639,38 @@ func (p *portfolio) release() {
 	p.stop()
 }
 
+// pend answers err, a range error the hunter or IC3 met (without a run
+// the portfolio can measure: a walk's error names only its state), once
+// no unsafe state can lie closer. Where the bounded question is exact (no
+// policy, a rules or table policy), it is asked without a limit: a range
+// error is reachable, so it finds the shallowest bad state, whose run
+// replays, and that is the answer (bmcDone). Under a network or ensemble
+// policy, or when the question ends without a witness (a stop, Z3's
+// unknown), err is the answer as before session 33: an unsafe state
+// closer to the start is then not ruled out (lang/spec.md).
+func (p *portfolio) pend(err error) {
+	if !p.bmcExactQ() || p.bmcSettled || p.ctx.Err() != nil {
+		p.fatal = err
+		p.stop()
+		return
+	}
+	p.pendingErr = err
+	p.askBounded(0)
+}
+
+// bmcExactQ reports whether the bounded question is exact for the
+// portfolio's question.
+func (p *portfolio) bmcExactQ() bool { return bmcExact(p.q) }
+
 // answerRange makes the replayed range error f the portfolio's answer in
 // place of the held counterexample of d steps.
 func (p *portfolio) answerRange(f *rangeFound, d int) {
 	p.bmcNote()
+	if p.held != nil {
+		p.stats.Members[p.heldBy].Reason = fmt.Sprintf("a counterexample of %d steps; a range error lies %d steps from the start", d, f.Steps())
+	}
 	p.held = nil
 	p.fatal = f.Error()
-	p.stats.Members[p.heldBy].Reason = fmt.Sprintf("a counterexample of %d steps; a range error lies %d steps from the start", d, f.Steps())
 	p.stop()
 }
 
@@ -644,7 +678,7 @@ func (p *portfolio) answerRange(f *rangeFound, d int) {
 // counterexample's d steps, and lowers its limit to d after that.
 func (p *portfolio) askBounded(d int) {
 	if p.bmc != nil {
-		if l := p.bmc.limit.Load(); int64(d) < l {
+		if l := p.bmc.limit.Load(); d > 0 && int64(d) < l {
 			p.bmc.limit.Store(int64(d))
 		}
 		return
@@ -701,6 +735,13 @@ func (p *portfolio) bmcDone(b bmcOutcome) {
 	case b.why != "":
 		p.stats.Bounded += "; " + b.why
 	}
+	if p.held == nil && p.pendingErr != nil {
+		// no witness: the range error met before, as it was answered
+		// before session 33 (pend)
+		p.fatal = p.pendingErr
+		p.stop()
+		return
+	}
 	if p.held != nil && p.cancelled.IsZero() {
 		p.release()
 	}
@@ -710,7 +751,7 @@ func (p *portfolio) bmcDone(b bmcOutcome) {
 // bounds check or the range question, which the loop then waits for
 // even when no member runs.
 func (p *portfolio) awaitingRange() bool {
-	if p.held == nil || !p.cancelled.IsZero() || p.ctx.Err() != nil {
+	if p.held == nil && p.pendingErr == nil || !p.cancelled.IsZero() || p.ctx.Err() != nil {
 		return false
 	}
 	return p.bounds != nil && !p.rangeSettled || p.bmc != nil && !p.bmcSettled

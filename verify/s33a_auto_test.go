@@ -176,3 +176,30 @@ func TestS33aBoundedStops(t *testing.T) {
 		t.Errorf("stopped: %+v, clear %d %d", out, st.unsafeClear.Load(), st.rangeClear.Load())
 	}
 }
+
+// TestS33aHunterRangeErrorWaits: the hunter stops on b's range error (5
+// steps out) after bfs gave way; an unsafe state lies 2 steps out. The
+// portfolio answered the hunter's error at once; the bounded question
+// (exact: no policy) now finds the unsafe state, the shallowest, whose
+// run replays. Without a closer unsafe state (no c) the range error is
+// the answer, the bounded question's own (its run replays), as before.
+func TestS33aHunterRangeErrorWaits(t *testing.T) {
+	hunterErr := autoMember{"hunt", func(ctx context.Context, q *Prepared) (*Verdict, error) {
+		return nil, q.Gen.ErrorAt(symbolic.State{5, 0, 0}, nil)
+	}}
+	v, err := s33aRun(s32aPrepared(t, s33aCloser), []autoMember{s32bGaveWay, s32aIdle, hunterErr}, nil, nil, 20*time.Second)
+	if err != nil || v.Answer != explicit.UnsafeVerdict || len(v.Trace) != 3 {
+		t.Fatalf("got %v, %v; want unsafe in 2 steps", v, err)
+	}
+	noC := strings.Replace(s33aCloser, "action c when x == 0 && y < 3 -> y' = y + 1\n", "", 1)
+	_, err = s33aRun(s32aPrepared(t, noC), []autoMember{s32bGaveWay, s32aIdle, hunterErr}, nil, nil, 20*time.Second)
+	var re *explicit.RangeError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "action b") {
+		t.Fatalf("no c: got %v; want b's range error", err)
+	}
+	// a bounded question that cannot decide leaves the hunter's error
+	_, err = s33aRun(s32aPrepared(t, noC), []autoMember{s32bGaveWay, s32aIdle, hunterErr}, nil, s33aBMCUndecided, 20*time.Second)
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "action b") {
+		t.Fatalf("undecided: got %v; want the hunter's range error", err)
+	}
+}
