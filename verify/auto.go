@@ -199,6 +199,10 @@ type portfolio struct {
 	// pendingErr is the hunter's or IC3's range error while the bounded
 	// question looks for a closer bad state (pend).
 	pendingErr error
+	// bmcFree makes the bounded question take every label as under a
+	// network or ensemble policy (tests of that path with rules
+	// policies).
+	bmcFree bool
 }
 
 // boundsAnswer is smt.CheckBounds's answer for the portfolio: clean
@@ -660,7 +664,7 @@ func (p *portfolio) pend(err error) {
 
 // bmcExactQ reports whether the bounded question is exact for the
 // portfolio's question.
-func (p *portfolio) bmcExactQ() bool { return bmcExact(p.q) }
+func (p *portfolio) bmcExactQ() bool { return bmcExact(p.q) && !p.bmcFree }
 
 // answerRange makes the replayed range error f the portfolio's answer in
 // place of the held counterexample of d steps.
@@ -683,7 +687,7 @@ func (p *portfolio) askBounded(d int) {
 		}
 		return
 	}
-	p.bmc = &bmcState{}
+	p.bmc = &bmcState{free: p.bmcFree}
 	p.bmc.limit.Store(int64(d))
 	p.bmcRes = make(chan bmcOutcome, 1)
 	p.stats.Bounded = bmcAsked

@@ -41,9 +41,16 @@ func s32aRun(q *Prepared, members []autoMember, ask func(context.Context, *Prepa
 // s33aRun is s32aRun with a stand-in for the bounded question too (nil:
 // the real one, autobmc.go).
 func s33aRun(q *Prepared, members []autoMember, ask func(context.Context, *Prepared) rangeOutcome, bmc func(context.Context, *Prepared, *bmcState) bmcOutcome, timeout time.Duration) (*Verdict, error) {
+	return s33aRunAs(q, members, ask, bmc, false, timeout)
+}
+
+// s33aRunAs is s33aRun with the bounded question taking every label
+// (free), as under a network or ensemble policy.
+func s33aRunAs(q *Prepared, members []autoMember, ask func(context.Context, *Prepared) rangeOutcome, bmc func(context.Context, *Prepared, *bmcState) bmcOutcome, free bool, timeout time.Duration) (*Verdict, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	p := newPortfolio(ctx, q, members)
+	p.bmcFree = free
 	if ask != nil {
 		p.rangeAsk = ask
 	}
