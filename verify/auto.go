@@ -193,6 +193,7 @@ type portfolio struct {
 	bmc        *bmcState
 	bmcRes     chan bmcOutcome
 	bmcSettled bool
+	bmcDrained bool // it ended having asked all its limits needed
 	// bmcAsk answers the bounded question: askBounded (tests put a
 	// stand-in in its place).
 	bmcAsk func(context.Context, *Prepared, *bmcState) bmcOutcome
@@ -455,7 +456,7 @@ func (p *portfolio) loop() {
 			continue
 		case b := <-p.bmcRes:
 			if p.cancelled.IsZero() && p.ctx.Err() == nil {
-				p.bmcSettled = true
+				p.bmcSettled, p.bmcDrained = true, b.drained
 				if p.bmcDone(b); !p.cancelled.IsZero() {
 					p.waitStopped()
 					return
@@ -621,7 +622,7 @@ func (p *portfolio) release() {
 	}
 	if !clearRange(d) || f != nil && f.Steps() < d {
 		if (p.bfsGaveWay || p.rangeSettled) && p.ctx.Err() == nil && p.cancelled.IsZero() {
-			p.askBounded(d)
+			p.askBounded()
 		}
 		return
 	}
@@ -653,13 +654,13 @@ func (p *portfolio) release() {
 // unknown), err is the answer as before session 33: an unsafe state
 // closer to the start is then not ruled out (lang/spec.md).
 func (p *portfolio) pend(err error) {
-	if !p.bmcExactQ() || p.bmcSettled || p.ctx.Err() != nil {
+	if !p.bmcExactQ() || p.bmcSettled && !p.bmcDrained || p.ctx.Err() != nil {
 		p.fatal = err
 		p.stop()
 		return
 	}
 	p.pendingErr = err
-	p.askBounded(0)
+	p.askBounded()
 }
 
 // bmcExactQ reports whether the bounded question is exact for the
@@ -678,21 +679,51 @@ func (p *portfolio) answerRange(f *rangeFound, d int) {
 	p.stop()
 }
 
-// askBounded asks the bounded question (once) up to the held
-// counterexample's d steps, and lowers its limit to d after that.
-func (p *portfolio) askBounded(d int) {
-	if p.bmc != nil {
-		if l := p.bmc.limit.Load(); d > 0 && int64(d) < l {
-			p.bmc.limit.Store(int64(d))
-		}
-		return
+// askBounded asks the bounded question, or tells the one running how far
+// each kind is now needed (bmcLimits), or asks it again when it asked all
+// it was asked and the limits grew since.
+func (p *portfolio) askBounded() {
+	u, r := p.bmcLimits()
+	if p.bmc == nil {
+		p.bmc = &bmcState{free: p.bmcFree}
 	}
-	p.bmc = &bmcState{free: p.bmcFree}
-	p.bmc.limit.Store(int64(d))
+	st := p.bmc
+	st.uLimit.Store(u)
+	st.rLimit.Store(r)
+	if p.bmcRes != nil && (!p.bmcSettled || !p.bmcDrained) {
+		return // running, or ended for good (a stop, Z3's unknown)
+	}
+	if p.bmcRes != nil && (st.uShut.Load() || st.unsafeClear.Load() >= u) && (st.rShut.Load() || st.rangeClear.Load() >= r) {
+		return // nothing more to ask
+	}
 	p.bmcRes = make(chan bmcOutcome, 1)
+	p.bmcSettled, p.bmcDrained = false, false
 	p.stats.Bounded = bmcAsked
-	q, ctx, ask, st := p.q, p.ictx, p.bmcAsk, p.bmc
+	q, ctx, ask := p.q, p.ictx, p.bmcAsk
 	go func() { p.bmcRes <- ask(ctx, q, st) }()
+}
+
+// bmcLimits is how far the bounded question needs each kind: for a range
+// error met without a run (pend), as far as it takes; for the range
+// question's range error of k steps, unsafe states below k (no range
+// error need be asked: one lies k steps out); for a held counterexample
+// of d steps, range errors below d, and where the relation is exact
+// unsafe states too (a shorter counterexample, its run replayed).
+func (p *portfolio) bmcLimits() (u, r int64) {
+	if p.pendingErr != nil {
+		return bmcNoLimit, bmcNoLimit
+	}
+	if p.held == nil {
+		return 0, 0
+	}
+	d := int64(len(p.held.Trace) - 1)
+	if f := p.rangeFound; f != nil && int64(f.Steps()) < d {
+		return int64(f.Steps()), 0
+	}
+	if p.bmcExactQ() {
+		return d, d
+	}
+	return 0, d
 }
 
 // bmcNote writes what the bounded question established so far into

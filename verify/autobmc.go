@@ -48,36 +48,50 @@ import (
 
 // bmcState is what the bounded question has established so far, read by
 // the portfolio while it runs: no unsafe state (no range error) lies fewer
-// than unsafeClear (rangeClear) steps from the start.
+// than unsafeClear (rangeClear) steps from the start. The portfolio sets
+// how far each kind is needed (uLimit, rLimit: the question asks a kind
+// at the depths below its limit); uShut (rShut) says the free relation
+// met that kind (sat), so it is asked no more. A question that ended may
+// be asked again with the same state when the limits grew (the counters
+// stay).
 type bmcState struct {
 	unsafeClear, rangeClear atomic.Int64
-	// limit is the depth the question need not reach: the held
-	// counterexample's (the portfolio lowers it when a shorter one is
-	// held); 0 until set.
-	limit atomic.Int64
+	uLimit, rLimit          atomic.Int64
+	uShut, rShut            atomic.Bool
 	// free makes the relation take every applicable label even where
 	// the policy could be encoded (tests of the learned policies' path).
 	free bool
 }
 
+// bmcNoLimit is a limit the question never reaches.
+const bmcNoLimit = int64(1) << 40
+
 // bmcOutcome is how the bounded question ended: a witness of the
 // shallowest bad state that replayed (exact relations only), or why it
-// stopped (none: it reached its limit, or both kinds were ruled out as
+// stopped (none: it reached its limits, or both kinds were ruled out as
 // far as it could tell).
 type bmcOutcome struct {
 	cex   []explicit.Step // a counterexample that replays
 	found *rangeFound     // a range error that replays
 	why   string
 	bug   error // an exact relation's witness that does not replay
+	// drained: it asked every query its limits needed (asked again
+	// when they grow)
+	drained bool
 }
 
 // bmcExact reports whether the transition relation of q encodes its
 // policy exactly (none, rules or table).
 func bmcExact(q *Prepared) bool { return q.Policy == nil || !ic3.IsLearned(q.Policy) }
 
-// askBounded runs the bounded question of q into st until st.limit, ctx's
-// end, or a witness; q's decider is not used (a witness replays with a
-// decider of its own).
+// askBounded runs the bounded question of q into st until its limits,
+// ctx's end, or a witness; q's decider is not used (a witness replays with
+// a decider of its own). Each step of the unrolling is asserted under an
+// activation literal, so a query at depth j assumes the first j steps
+// only and the kinds are asked in any order: the kind whose clear depth
+// is lower first. A witness of one kind at depth j (exact relations) is
+// answered once the other kind is clear below j; a witness of the other
+// kind met meanwhile, shallower, is answered instead.
 func askBounded(ctx context.Context, q *Prepared, st *bmcState) (out bmcOutcome) {
 	exact := bmcExact(q) && !st.free
 	m, prop := q.Model, q.Property
@@ -109,6 +123,7 @@ func askBounded(ctx context.Context, q *Prepared, st *bmcState) (out bmcOutcome)
 		return vs
 	}
 	states := [][]smt.Term{stepVars(0)}
+	var acts []smt.Term // acts[i]: step i, from states[i] to states[i+1]
 	var start smt.Term
 	if prop.Start != nil {
 		start = e.Cond(prop.Start, states[0])
@@ -122,74 +137,73 @@ func askBounded(ctx context.Context, q *Prepared, st *bmcState) (out bmcOutcome)
 	if err := s.Assert(x.And(e.InRange(states[0]), start)); err != nil {
 		return bmcOutcome{why: err.Error()}
 	}
-	uOpen, rOpen := true, true
-	for j := 0; ; j++ {
-		lim := st.limit.Load()
-		if lim > 0 && int64(j) >= lim {
-			return bmcOutcome{why: fmt.Sprintf("no bad state lies closer than the held counterexample's %d steps", lim)}
+	// upto makes the states and steps up to depth j
+	upto := func(j int) error {
+		for len(states) <= j {
+			i := len(states) - 1
+			next := stepVars(i + 1)
+			e.Cur, e.Next = states[i], next
+			t, err := e.Transition(opts)
+			if err != nil {
+				return err
+			}
+			act := x.BoolConst(fmt.Sprintf("bmc.t%d", i))
+			if err := s.Assert(x.Implies(act, t.Formula)); err != nil {
+				return err
+			}
+			states, acts = append(states, next), append(acts, act)
 		}
+		return nil
+	}
+	type kind struct {
+		name         string
+		clear, limit *atomic.Int64
+		shut         *atomic.Bool
+		at           func(vs []smt.Term) (smt.Term, error)
+		witness      []explicit.Step // exact: met at depth len-1, waiting for the other kind
+	}
+	kinds := []*kind{
+		{name: "u", clear: &st.unsafeClear, limit: &st.uLimit, shut: &st.uShut, at: func(vs []smt.Term) (smt.Term, error) {
+			return x.And(e.InRange(vs), e.Cond(prop.Unsafe, vs)), x.Err()
+		}},
+		{name: "r", clear: &st.rangeClear, limit: &st.rLimit, shut: &st.rShut, at: func(vs []smt.Term) (smt.Term, error) {
+			rerr, err := e.RangeError(opts, vs)
+			if err != nil {
+				return smt.Term{}, err
+			}
+			return x.And(e.InRange(vs), x.Not(e.Terminal(prop, vs)), rerr), x.Err()
+		}},
+	}
+	// need is how deep kind k must be asked: its limit, or the depth of
+	// the other kind's witness
+	need := func(k, other *kind) int64 {
+		n := k.limit.Load()
+		if other.witness != nil {
+			n = max(n, int64(len(other.witness)-1))
+		}
+		return n
+	}
+	for n := 0; ; n++ {
 		if ctx.Err() != nil {
 			return bmcOutcome{why: stopReason(ctx)}
 		}
-		vs := states[j]
-		rerr, err := e.RangeError(opts, vs)
-		if err != nil {
-			return bmcOutcome{why: err.Error()}
-		}
-		queries := []struct {
-			open  *bool
-			clear *atomic.Int64
-			cond  smt.Term
-			kind  string
-		}{
-			{&uOpen, &st.unsafeClear, x.And(e.InRange(vs), e.Cond(prop.Unsafe, vs)), "u"},
-			{&rOpen, &st.rangeClear, x.And(e.InRange(vs), x.Not(e.Terminal(prop, vs)), rerr), "r"},
-		}
-		for _, qu := range queries {
-			if !*qu.open {
+		// a witness whose other kind is clear below it is the answer
+		for i, k := range kinds {
+			o := kinds[1-i]
+			if k.witness == nil || o.clear.Load() < int64(len(k.witness)-1) {
 				continue
 			}
-			act := x.BoolConst(fmt.Sprintf("bmc.%s%d", qu.kind, j))
-			if err := s.Assert(x.Implies(act, qu.cond)); err != nil {
-				return bmcOutcome{why: err.Error()}
-			}
-			res, err := s.CheckContext(ctx, act)
-			if err != nil {
-				return bmcOutcome{why: err.Error()}
-			}
-			switch res {
-			case smt.Unsat:
-				qu.clear.Store(int64(j + 1))
-				continue
-			case smt.Unknown:
-				why := s.ReasonUnknown()
-				if ctx.Err() != nil {
-					why = stopReason(ctx)
-				}
-				return bmcOutcome{why: fmt.Sprintf("%d steps from the start: %s", j, why)}
-			}
-			if !exact {
-				// a run of the relation, not necessarily of the policy
-				*qu.open = false
-				continue
-			}
-			tr, err := bmcTrace(q, e, s, states)
-			if err != nil {
-				return bmcOutcome{bug: internal("the bounded question's run does not replay in the explicit semantics: %v", err)}
-			}
-			if qu.kind == "u" {
-				// checked as every member's counterexample is, with a
-				// decider of its own
-				own := *q
+			if k.name == "u" {
+				own := *q // checked as every member's counterexample is
 				if q.Policy != nil {
 					if own.Dec, err = q.newDecider(); err != nil {
 						return bmcOutcome{why: err.Error()}
 					}
 				}
-				if err := own.check(ctx, &Verdict{Engine: "bmc", Answer: explicit.UnsafeVerdict, Trace: tr}); err != nil {
+				if err := own.check(ctx, &Verdict{Engine: "bmc", Answer: explicit.UnsafeVerdict, Trace: k.witness}); err != nil {
 					return bmcOutcome{bug: err}
 				}
-				return bmcOutcome{cex: tr}
+				return bmcOutcome{cex: k.witness}
 			}
 			var dec explicit.Decider
 			if q.Policy != nil {
@@ -197,25 +211,61 @@ func askBounded(ctx context.Context, q *Prepared, st *bmcState) (out bmcOutcome)
 					return bmcOutcome{why: err.Error()}
 				}
 			}
-			f, err := replayRangeError(q.Gen, dec, tr)
+			f, err := replayRangeError(q.Gen, dec, k.witness)
 			if err != nil {
 				return bmcOutcome{bug: internal("the bounded question's range error does not replay in the explicit semantics: %v", err)}
 			}
 			return bmcOutcome{found: f}
 		}
-		if !uOpen && !rOpen {
-			return bmcOutcome{why: fmt.Sprintf("the relation, which takes every label, reaches both kinds of bad state within %d steps", j)}
+		// the next query: the open kind, still needed, whose clear
+		// depth is lower
+		var k *kind
+		for i, c := range kinds {
+			if c.shut.Load() || c.witness != nil || c.clear.Load() >= need(c, kinds[1-i]) {
+				continue
+			}
+			if k == nil || c.clear.Load() < k.clear.Load() {
+				k = c
+			}
 		}
-		next := stepVars(j + 1)
-		e.Cur, e.Next = vs, next
-		t, err := e.Transition(opts)
+		if k == nil {
+			return bmcOutcome{drained: true}
+		}
+		j := int(k.clear.Load())
+		if err := upto(j); err != nil {
+			return bmcOutcome{why: err.Error()}
+		}
+		cond, err := k.at(states[j])
 		if err != nil {
 			return bmcOutcome{why: err.Error()}
 		}
-		if err := s.Assert(t.Formula); err != nil {
+		act := x.BoolConst(fmt.Sprintf("bmc.%s%d.%d", k.name, j, n))
+		if err := s.Assert(x.Implies(act, cond)); err != nil {
 			return bmcOutcome{why: err.Error()}
 		}
-		states = append(states, next)
+		res, err := s.CheckContext(ctx, append(append([]smt.Term(nil), acts[:j]...), act)...)
+		if err != nil {
+			return bmcOutcome{why: err.Error()}
+		}
+		switch res {
+		case smt.Unsat:
+			k.clear.Store(int64(j + 1))
+			continue
+		case smt.Unknown:
+			why := s.ReasonUnknown()
+			if ctx.Err() != nil {
+				why = stopReason(ctx)
+			}
+			return bmcOutcome{why: fmt.Sprintf("%d steps from the start: %s", j, why)}
+		}
+		if !exact {
+			// a run of the relation, not necessarily of the policy
+			k.shut.Store(true)
+			continue
+		}
+		if k.witness, err = bmcTrace(q, e, s, states[:j+1]); err != nil {
+			return bmcOutcome{bug: internal("the bounded question's run does not replay in the explicit semantics: %v", err)}
+		}
 	}
 }
 

@@ -605,6 +605,9 @@ func (a *AutoStats) Line() string {
 	if a.RangeCheck != "" {
 		line += "; range errors closer than the counterexample: " + a.RangeCheck
 	}
+	if a.Bounded != "" {
+		line += "; bounded question: " + a.Bounded
+	}
 	return line
 }
 

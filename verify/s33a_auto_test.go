@@ -131,7 +131,8 @@ func TestS33aBoundedQuestion(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := &bmcState{}
-		st.limit.Store(20)
+		st.uLimit.Store(20)
+		st.rLimit.Store(20)
 		out := askBounded(context.Background(), q, st)
 		switch {
 		case out.bug != nil:
@@ -152,7 +153,8 @@ func TestS33aBoundedQuestion(t *testing.T) {
 		}
 		// the relation with every label rules out only what it can
 		free := &bmcState{free: true}
-		free.limit.Store(20)
+		free.uLimit.Store(20)
+		free.rLimit.Store(20)
 		out = askBounded(context.Background(), q, free)
 		if out.cex != nil || out.found != nil || out.bug != nil {
 			t.Errorf("%s, free: a witness %+v from a relation that is not the policy's", c.name, out)
@@ -170,7 +172,8 @@ func TestS33aBoundedStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	st := &bmcState{}
-	st.limit.Store(20)
+	st.uLimit.Store(20)
+	st.rLimit.Store(20)
 	out := askBounded(ctx, q, st)
 	if out.cex != nil || out.found != nil || st.unsafeClear.Load() != 0 || st.rangeClear.Load() != 0 {
 		t.Errorf("stopped: %+v, clear %d %d", out, st.unsafeClear.Load(), st.rangeClear.Load())
@@ -201,5 +204,34 @@ func TestS33aHunterRangeErrorWaits(t *testing.T) {
 	_, err = s33aRun(s32aPrepared(t, noC), []autoMember{s32bGaveWay, s32aIdle, hunterErr}, nil, s33aBMCUndecided, 20*time.Second)
 	if !errors.As(err, &re) || !strings.Contains(err.Error(), "action b") {
 		t.Fatalf("undecided: got %v; want the hunter's range error", err)
+	}
+}
+
+// TestS33aBoundedOneKind: asked for one kind only (the range question's
+// range error needs unsafe states ruled out below it, nothing more), the
+// bounded question still answers a witness of that kind only once the
+// other kind is clear below it: the unsafe state 3 steps out of
+// s32aShallow waits, and b's range error one step out is the answer.
+func TestS33aBoundedOneKind(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		kind string
+		at   int
+	}{{s32aShallow, "r", 1}, {s33aCloser, "u", 2}} {
+		q := s32aPrepared(t, c.src)
+		st := &bmcState{}
+		st.uLimit.Store(20)
+		out := askBounded(context.Background(), q, st)
+		switch {
+		case c.kind == "u" && (out.cex == nil || len(out.cex)-1 != c.at),
+			c.kind == "r" && (out.found == nil || out.found.Steps() != c.at):
+			t.Errorf("%q: %+v; want %s at %d", c.src, out, c.kind, c.at)
+		}
+		// limits met: it ends drained, having ruled out what it asked
+		st = &bmcState{}
+		st.uLimit.Store(int64(c.at))
+		if out := askBounded(context.Background(), q, st); !out.drained || st.unsafeClear.Load() != int64(c.at) || st.rangeClear.Load() != 0 {
+			t.Errorf("%q: %+v, clear %d %d; want drained, unsafe clear below %d", c.src, out, st.unsafeClear.Load(), st.rangeClear.Load(), c.at)
+		}
 	}
 }
