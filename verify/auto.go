@@ -52,14 +52,24 @@ import (
 // stopped or undecided check is never clean), or else the range question
 // (autorange.go: IC3 with the range-error states as the unsafe ones, the
 // original's unsafe states and goals as goals, its invariant checked)
-// proves none reachable. A range error that question reaches on a run
-// that replays in the explicit semantics, in fewer than d steps, is the
-// answer instead. Nothing else releases it: when bfs gave way and the
-// question is undecided (IC3's own range error, which comes without its
-// run, as under a policy, or a range error d steps or more away, which
+// proves none reachable, or the bounded question (autobmc.go: BMC over
+// SMT, asked once bfs gave way or the range question settled) finds no
+// range error in fewer than d steps. A range error that question reaches
+// on a run that replays in the explicit semantics, in k < d steps, is the
+// answer instead, once no unsafe state lies closer than k (bfs expanded
+// every state of fewer than k steps, or the bounded question found none;
+// session 33: it was answered at once, as ic3 alone answers,
+// s33a_auto_unsafe_before_range_error). The bounded question's own
+// witness, exact without a policy and under rules and table policies, is
+// the shallowest bad state and the answer (its run replays). Nothing else
+// releases the counterexample: when bfs gave way and the questions are
+// undecided (IC3's own range error, which comes without its run, as
+// under a network policy, or a range error d steps or more away, which
 // rules out nothing closer), the portfolio answers unknown, naming the
 // held counterexample (s32b_auto_policy_range_error: it answered the
-// counterexample where bfs and ic3 report a range error). Meanwhile
+// counterexample where bfs and ic3 report a range error). A range error
+// the hunter or IC3 meets without such a run waits for the bounded
+// question too where it is exact (pend). Meanwhile
 // bfs's verdict and IC3's safe one win as usual; IC3's own report of a
 // range error never overrides the held counterexample (session 31 let
 // it). Before session 31 auto answered unsafe where bfs and ic3 report a

@@ -27,8 +27,9 @@ package verify
 //     last open, the policy's choices, the outcomes) and asks the explicit
 //     engine for the error of its last state (Generator.ErrorAt). Only
 //     then is it a range error of k steps: when k < d it is the answer
-//     at once, as ic3's range error is (an unsafe state closer than k
-//     steps is not ruled out: the hunter's d bounds only the unsafe
+//     once no unsafe state lies closer than k (bfs's depth, or the
+//     bounded question of autobmc.go; session 32 answered it at once, as
+//     ic3's range error is, though the hunter's d bounds only the unsafe
 //     states' depth); when k >= d it rules nothing out (IC3's runs are
 //     not the shortest) and the counterexample stays held.
 //   - anything else (unknown, IC3's own range error without a run, a
