@@ -96,14 +96,18 @@ func neverCond(m *symbolic.Model) *symbolic.Cond {
 // question was undecided where bfs meets an unsafe state first), and
 // the range-error states among them are no range errors (a run ends
 // there).
-func rangeQuestion(q *Prepared) *Question {
+func rangeQuestion(q *Prepared) *Question { return rangeQuestionOf(q, false) }
+
+// rangeQuestionOf is rangeQuestion; with every, the unsafe states are
+// those of rangeErrCond under a policy too (rangeRun).
+func rangeQuestionOf(q *Prepared, every bool) *Question {
 	m := q.Model
 	term := q.Property.Unsafe
 	if g := q.Property.Goal; g != nil {
 		term = symbolic.Or(term, g)
 	}
 	unsafe := symbolic.And(rangeErrCond(m), symbolic.Not(term))
-	if q.Policy != nil || unsafe.Op == symbolic.CFalse || unsafe.Op == symbolic.CTrue {
+	if q.Policy != nil && !every || unsafe.Op == symbolic.CFalse || unsafe.Op == symbolic.CTrue {
 		// A policy chooses among the enabled commands: rangeErrCond
 		// counts the range errors of labels it never chooses, IC3's own
 		// bad region only the chosen ones.
@@ -163,7 +167,29 @@ type rangeOutcome struct {
 // rangeQuestion, its verdict checked in the changed question, a run
 // replayed again in q's own semantics with a decider of its own.
 func askRange(ctx context.Context, q *Prepared) rangeOutcome {
-	qq := rangeQuestion(q)
+	r := askRangeOf(ctx, q, false)
+	if q.Policy != nil && r.why != "" && reachedRangeError(errors.New(r.why)) && ctx.Err() == nil {
+		// IC3 reached one of the policy's range errors in its own bad
+		// region, without its run: ask again for a run (rangeRun)
+		if r2 := askRangeOf(ctx, q, true); r2.found != nil || r2.bug != nil {
+			return r2
+		} else if r2.why != "" {
+			r.why += "; asked for its run: " + r2.why
+		}
+	}
+	return r
+}
+
+// askRangeOf asks rangeQuestionOf(q, every). With every under a policy
+// (rangeRun), the unsafe states are all those where some enabled
+// command's outcome leaves a range, whatever the policy chooses there:
+// IC3's counterexample then comes with its run (its own bad region's
+// range errors come without), which counts only when the policy's choice
+// in its last state errs (replayRangeError); a state where only another
+// label errs ends the question undecided. A safe answer says nothing
+// more than the first question's (it is not asked otherwise).
+func askRangeOf(ctx context.Context, q *Prepared, every bool) rangeOutcome {
+	qq := rangeQuestionOf(q, every)
 	if qq == nil {
 		return rangeOutcome{why: "no question to ask"}
 	}

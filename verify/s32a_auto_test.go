@@ -238,9 +238,16 @@ func TestS32aRangeQuestionPolicy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := askRange(context.Background(), q)
+		r := askRangeOf(context.Background(), q, false)
 		if r.bug != nil || r.clean != c.clean || r.found != nil {
 			t.Errorf("%q: got %+v, want clean %v", c.pol, r, c.clean)
+		}
+		// session 33: IC3's own range error is asked again for its run,
+		// with every label's range errors as the unsafe states: b's, one
+		// step out, where the policy chooses b, replays
+		r = askRange(context.Background(), q)
+		if r.bug != nil || r.clean != c.clean || !c.clean && (r.found == nil || r.found.Steps() != 1) {
+			t.Errorf("%q, asked for its run: got %+v", c.pol, r)
 		}
 	}
 }

@@ -72,13 +72,28 @@ func TestS32bPolicyRangeErrorGaveWay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := askRange(context.Background(), q)
+	r := askRangeOf(context.Background(), q, false)
 	if r.clean || r.found != nil || !strings.Contains(r.why, "reachable in 20 steps") {
 		t.Fatalf("range question: %+v; want IC3's report of the range error 20 steps from the start", r)
 	}
-	v, err := s33aRun(q, []autoMember{s32bGaveWay, s32aIdle, {"hunt", hunt}}, nil, s33aBMCUndecided, 5*time.Second)
+	// session 33: asked again for a run, with every label's range
+	// errors as the unsafe states, IC3 meets b's in the start state,
+	// where the policy chooses a: no run (s32a's TestS32aRangeQuestionPolicy
+	// has one)
+	if r := askRange(context.Background(), q); r.found != nil || !strings.Contains(r.why, "asked for its run: the explicit engine meets no range error") {
+		t.Fatalf("range question asked for its run: %+v; want undecided", r)
+	}
+	first := func(ctx context.Context, q *Prepared) rangeOutcome { return askRangeOf(ctx, q, false) }
+	v, err := s33aRun(q, []autoMember{s32bGaveWay, s32aIdle, {"hunt", hunt}}, first, s33aBMCUndecided, 5*time.Second)
 	if err != nil || v.Answer != explicit.Unknown || !strings.Contains(v.Reason, heldNote) {
 		t.Fatalf("got %v, %v; want unknown, the counterexample held", v, err)
+	}
+	// session 33: asked again for a run, with every label's range
+	// errors as the unsafe states, IC3 meets b's in the start state,
+	// where the policy chooses a: no run (s32a's TestS32aRangeQuestionPolicy
+	// has one)
+	if r := askRange(context.Background(), q); r.found != nil || !strings.Contains(r.why, "asked for its run: the explicit engine meets no range error") {
+		t.Fatalf("range question asked for its run: %+v; want undecided", r)
 	}
 	// session 33: the bounded question encodes the rules policy exactly
 	// and finds b's range error 20 steps from the start, whose run
