@@ -63,6 +63,10 @@ type bmcState struct {
 	free bool
 }
 
+// bmcMaxTerms bounds the terms of the unrolling (its memory: Z3 keeps
+// every step's transition relation); past it the question ends undecided.
+const bmcMaxTerms = 2_000_000
+
 // bmcNoLimit is a limit the question never reaches.
 const bmcNoLimit = int64(1) << 40
 
@@ -140,6 +144,9 @@ func askBounded(ctx context.Context, q *Prepared, st *bmcState) (out bmcOutcome)
 	// upto makes the states and steps up to depth j
 	upto := func(j int) error {
 		for len(states) <= j {
+			if x.Terms() > bmcMaxTerms {
+				return fmt.Errorf("the unrolling to %d steps holds over %d terms", len(states)-1, bmcMaxTerms)
+			}
 			i := len(states) - 1
 			next := stepVars(i + 1)
 			e.Cur, e.Next = states[i], next
