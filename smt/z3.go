@@ -1463,6 +1463,15 @@ func (s *Solver) lose(hit bool) {
 	s.reason, s.lost = why, why
 }
 
+// Lost returns the reason of the check after which the solver is lost
+// (see Check: a check that ran in Z3 and gave no answer, a resource
+// limit or a timeout, not an interrupt of the caller's), "" when it is
+// not. A lost solver answers Unknown, with that reason, until Reset; a
+// caller that goes on asking (IC3's frames after a query ran out of
+// --rlimit) rebuilds its solver, or Resets it and asserts again, rather
+// than take every later answer as undecided.
+func (s *Solver) Lost() string { return s.lost }
+
 // CheckContext is Check that also stops (with Unknown) when ctx is done.
 func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result, error) {
 	if err := ctx.Err(); err != nil {
