@@ -1502,8 +1502,10 @@ type rlimitKey struct{}
 // its check by Z3's deterministic resource limit n (rlimit, Z3's own
 // units of work, counted per check; 0: none), unless the solver has a
 // resource limit of its own (SetLimits). vigil verify --rlimit sets it
-// on the run's context, so that the SMT engines' answers do not depend on
-// the machine's speed: a check that reaches the limit answers Unknown,
+// on the run's context, so that the SMT engines' answers (and the check
+// of the invariant they find) do not depend on the machine's speed, and
+// vigil cert check --rlimit on the certificate checker's (ic3/cert's
+// WithRlimit is this key): a check that reaches the limit answers Unknown,
 // with a reason that says so (ReasonUnknown), never sat or unsat.
 func WithRlimit(ctx context.Context, n uint32) context.Context {
 	return context.WithValue(ctx, rlimitKey{}, n)
