@@ -113,8 +113,12 @@ type Stats struct {
 	// variables; Axes is the number of the model's axes they draw on.
 	RelLemmas, Axes int
 	// CTGs counts clauses learned for counterexamples to generalization.
-	CTGs      int
-	Rebuilds  int // solver rebuilds
+	CTGs     int
+	Rebuilds int // solver rebuilds
+	// Restores counts the rebuilds (in Rebuilds too) of a solver that a
+	// query left lost (smt.Solver.Lost: it ran out of its resource limit,
+	// --rlimit, and Z3 may have dropped assertions): see restore.
+	Restores  int
 	Invariant int // boxes of the invariant (safe)
 	SMTTime   time.Duration
 	GenTime   time.Duration
@@ -467,7 +471,9 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		// about no runs is a mistake in the start condition, and "safe"
 		// (its vacuous answer) would hide it. Asked after the search, so
 		// that the solver's search is the same as without the question.
-		if e := sv.ready(); e != nil {
+		if e := r.restore(); e != nil {
+			err = e
+		} else if e := sv.ready(); e != nil {
 			err = e
 		} else if sat, e := sv.check(nil, []smt.Term{sv.initNext}); e != nil {
 			err = e
@@ -553,6 +559,12 @@ func (r *run) main() (*Result, error) {
 			return nil, err
 		}
 		for n := 0; ; n++ {
+			if err := r.restore(); err != nil {
+				return nil, err
+			}
+			if err := sv.ready(); err != nil {
+				return nil, err
+			}
 			res, err := sv.check(nil, []smt.Term{sv.initNext, sv.badNext})
 			if err != nil {
 				return nil, err
@@ -603,6 +615,9 @@ func (r *run) main() (*Result, error) {
 		if concrete {
 			s, found = r.startOutside(starts)
 		} else {
+			if err := r.restore(); err != nil {
+				return nil, err
+			}
 			if err := sv.ready(); err != nil {
 				return nil, err
 			}
@@ -886,8 +901,12 @@ func (r *run) jump(j int) int {
 	return j + 1
 }
 
-// flushRetired retires the temporary literals of earlier queries.
+// flushRetired retires the temporary literals of earlier queries, and
+// rebuilds a lost solver (restore).
 func (r *run) flushRetired() error {
+	if err := r.restore(); err != nil {
+		return err
+	}
 	for len(r.pending) > 0 {
 		t := r.pending[len(r.pending)-1]
 		r.pending = r.pending[:len(r.pending)-1]
@@ -901,6 +920,45 @@ func (r *run) flushRetired() error {
 	}
 	return nil
 }
+
+// restore rebuilds the run's solvers, from the fixed parts and the live
+// clauses, when a query left one of them lost (smt.Solver.Lost): a check
+// that ran out of Z3's resource limit (verify --rlimit) while the run's
+// context goes on. Z3 may have dropped assertions then, and smt answers
+// every later check of that solver Unknown; without a rebuild one
+// generalization or propagation query over the limit (whose Unknown only
+// keeps a literal, or a clause where it is) made the next query of the
+// main loop Unknown, and so the run's answer. Called where a rebuild is
+// safe, as retire's: no query holds terms of the old context (the
+// temporary literals pending retirement lived there and are dropped).
+//
+// Each rebuild encodes the model again (seconds on a model of 14,400
+// commands), so restores are bounded: at most restoreBase plus one per
+// restoreEvery SMT calls; past that the loss stands, and the run ends
+// Unknown at its next main query, with the limit's reason.
+func (r *run) restore() error {
+	sv := r.sv
+	if sv.x == nil || sv.ctx.Err() != nil || !sv.lost() || r.stats.Restores >= restoreBase+r.stats.SMTCalls/restoreEvery {
+		return nil
+	}
+	r.stats.Restores++
+	r.stats.Rebuilds++
+	r.pending = r.pending[:0]
+	if err := sv.build(r.frames); err != nil {
+		// as ready does: a half-built solver must not pass for a built one
+		sv.close()
+		return err
+	}
+	return nil
+}
+
+// The bound of restore: restoreBase rebuilds, and one more per
+// restoreEvery SMT calls of the run. Variables so that a test can turn
+// restores off (s33z_restore_internal_test.go).
+var (
+	restoreBase  = 8
+	restoreEvery = 100
+)
 
 // learn adds ¬b at level k, dropping the clauses of levels ≤ k it subsumes.
 func (r *run) learn(b box, k int) error {

@@ -186,6 +186,12 @@ func (s *solver) ready() error {
 	return nil
 }
 
+// lost reports that a check left one of the built solvers lost
+// (smt.Solver.Lost): it answers Unknown until rebuilt (run.restore).
+func (s *solver) lost() bool {
+	return s.x != nil && (s.st.S.Lost() != "" || s.cur.Lost() != "")
+}
+
 func (s *solver) close() {
 	if s.x != nil {
 		s.x.Close()
@@ -525,6 +531,9 @@ func (s *solver) check(r box, acts []smt.Term) (smt.Result, error) {
 			as = append(as, s.neg[i])
 		}
 	}
+	if checkHook != nil {
+		checkHook(s.st.S)
+	}
 	t0 := time.Now()
 	res, err := s.st.S.CheckContext(s.ctx, as...)
 	s.stats.SMTCalls++
@@ -639,6 +648,11 @@ func (s *solver) retire(act smt.Term, live func() [][]box) (rebuilt bool, err er
 	}
 	return false, nil
 }
+
+// checkHook, when set (by tests), runs before each check of the
+// transition solver (solver.check), on that solver: a test sets a
+// resource limit there to make one chosen query run out of it.
+var checkHook func(*smt.Solver)
 
 func ctxReason(ctx context.Context) string {
 	switch ctx.Err() {

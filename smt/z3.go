@@ -1463,6 +1463,15 @@ func (s *Solver) lose(hit bool) {
 	s.reason, s.lost = why, why
 }
 
+// Lost returns the reason of the check after which the solver is lost
+// (see Check: a check that ran in Z3 and gave no answer, a resource
+// limit or a timeout, not an interrupt of the caller's), "" when it is
+// not. A lost solver answers Unknown, with that reason, until Reset; a
+// caller that goes on asking (IC3's frames after a query ran out of
+// --rlimit) rebuilds its solver, or Resets it and asserts again, rather
+// than take every later answer as undecided.
+func (s *Solver) Lost() string { return s.lost }
+
 // CheckContext is Check that also stops (with Unknown) when ctx is done.
 func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result, error) {
 	if err := ctx.Err(); err != nil {
@@ -1493,8 +1502,10 @@ type rlimitKey struct{}
 // its check by Z3's deterministic resource limit n (rlimit, Z3's own
 // units of work, counted per check; 0: none), unless the solver has a
 // resource limit of its own (SetLimits). vigil verify --rlimit sets it
-// on the run's context, so that the SMT engines' answers do not depend on
-// the machine's speed: a check that reaches the limit answers Unknown,
+// on the run's context, so that the SMT engines' answers (and the check
+// of the invariant they find) do not depend on the machine's speed, and
+// vigil cert check --rlimit on the certificate checker's (ic3/cert's
+// WithRlimit is this key): a check that reaches the limit answers Unknown,
 // with a reason that says so (ReasonUnknown), never sat or unsat.
 func WithRlimit(ctx context.Context, n uint32) context.Context {
 	return context.WithValue(ctx, rlimitKey{}, n)

@@ -375,7 +375,8 @@ func parseChecks(ctx context.Context, x *smt.Context, s *smtlib.Script) ([]smt.T
 // askOnce checks f on a fresh one-shot solver of x (Z3's SMT core as a
 // tactic: smt.NewOneShotSolver), tuned as the checks' solver, with f
 // asserted at the base level; the solver is returned open (to read a
-// sat answer's model), for the caller to close.
+// sat answer's model), for the caller to close. CheckContext bounds the
+// check by the resource limit of ctx, if any (WithRlimit).
 func askOnce(ctx context.Context, x *smt.Context, f smt.Term) (*smt.Solver, smt.Result, error) {
 	sv, err := x.NewOneShotSolver()
 	if err != nil {
@@ -384,10 +385,6 @@ func askOnce(ctx context.Context, x *smt.Context, f smt.Term) (*smt.Solver, smt.
 	if err := sv.SetParams(checkTuning...); err != nil {
 		sv.Close()
 		return nil, smt.Unknown, errorf("%v", err)
-	}
-	if err := limitSolver(ctx, sv); err != nil {
-		sv.Close()
-		return nil, smt.Unknown, err
 	}
 	if err := sv.Assert(f); err != nil {
 		sv.Close()

@@ -133,8 +133,9 @@
 // checker's own bounds (MaxDifferStates, the states it enumerates, the
 // leaf regions of an ensemble, MaxWeights) before a state refutes it:
 // no state did, so it is no *Failure (tooLarge). A caller may bound each of the check's Z3 queries by Z3's
-// deterministic resource limit (WithRlimit, vigil cert check --rlimit),
-// read from that check's own context: it can only turn an answer into an
+// deterministic resource limit (WithRlimit, which is smt.WithRlimit: vigil
+// cert check --rlimit, and vigil verify --rlimit for the engines' own
+// check of their invariants), read from that check's own context: it can only turn an answer into an
 // *Inconclusive, never into a valid one, and it does not bound the exact
 // evaluation above. There is no process-wide switch of the checker's
 // solvers or of its evaluation outside this package's own tests.

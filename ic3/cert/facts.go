@@ -757,9 +757,6 @@ func (q *question) networkQuery(ctx context.Context, p symbolic.Params, ev *exac
 	if err != nil {
 		return err
 	}
-	if err := limitSolver(ctx, sv); err != nil {
-		return err
-	}
 	state := make([]smt.Term, len(q.m.Vars))
 	var box []smt.Term
 	for v, va := range q.m.Vars {

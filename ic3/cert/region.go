@@ -123,9 +123,6 @@ func regionPoint(ctx context.Context, lo, hi []int, atoms []symbolic.Atom) (symb
 	if err != nil {
 		return nil, err
 	}
-	if err := limitSolver(ctx, sv); err != nil {
-		return nil, err
-	}
 	state := make([]smt.Term, len(lo))
 	var cs []smt.Term
 	for v := range lo {
