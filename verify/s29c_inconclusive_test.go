@@ -11,8 +11,10 @@ import (
 )
 
 // TestS29cInconclusiveCheck: an invariant whose check Z3 answers unknown
-// on (a resource limit of 1 on the checker's solvers, invcert.WithRlimit,
-// no context ending) makes the answer Unknown with the reason naming the
+// on (a resource limit of 1000 per query, invcert.WithRlimit, which is
+// smt.WithRlimit since session 33, so the engine runs under it too; ppa
+// gets through its own queries at 1000, ic3 does not at any limit its
+// check fails under, so only ppa is asked) makes the answer Unknown with the reason naming the
 // condition and the limit: never safe, never an internal error. Without
 // the limit it is safe. The ranges are too wide (131 x 131 states) for
 // the checker's exact evaluation of small models, so Z3 decides.
@@ -21,14 +23,14 @@ func TestS29cInconclusiveCheck(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Render())
 	}
-	for _, engine := range []string{"ic3", "ppa"} {
+	for _, engine := range []string{"ppa"} {
 		q := &Question{Model: m, Property: m.Properties[0], Engine: engine, Certificate: true}
-		v, err := Decide(invcert.WithRlimit(context.Background(), 1), q)
+		v, err := Decide(invcert.WithRlimit(context.Background(), 1000), q)
 		if err != nil {
-			t.Fatalf("%s under rlimit 1: %v, want an unknown answer", engine, err)
+			t.Fatalf("%s under rlimit 1000: %v, want an unknown answer", engine, err)
 		}
-		if v.Answer != explicit.Unknown || v.Invariant != nil || !strings.HasPrefix(v.Reason, "the certificate's check was inconclusive: Z3 answered unknown on the ") || !strings.HasSuffix(v.Reason, ": the resource limit was reached (--rlimit 1 per Z3 query; a larger --rlimit, or 0 for no limit, lets Z3 go on)") {
-			t.Errorf("%s under rlimit 1: answer %v, reason %q; want unknown, inconclusive", engine, v.Answer, v.Reason)
+		if v.Answer != explicit.Unknown || v.Invariant != nil || !strings.HasPrefix(v.Reason, "the certificate's check was inconclusive: Z3 answered unknown on the ") || !strings.HasSuffix(v.Reason, ": the resource limit was reached (--rlimit 1000 per Z3 query; a larger --rlimit, or 0 for no limit, lets Z3 go on)") {
+			t.Errorf("%s under rlimit 1000: answer %v, reason %q; want unknown, inconclusive", engine, v.Answer, v.Reason)
 		}
 		v, err = Decide(context.Background(), q)
 		if err != nil || v.Answer != explicit.Safe {
