@@ -15,11 +15,11 @@ import (
 )
 
 // TestLongCommandsStop: every long-running command ends within a few
-// seconds of SIGTERM or SIGINT (sent half a second after it starts) or of
-// its --timeout 1s, exits 4 (unknown), and prints its partial results.
-// (The promise is a second; the test allows six so that a loaded machine
-// does not fail it, and it still catches a command that ignores the stop,
-// which runs for minutes.) The model, testdata/stop/huge.spec, has
+// seconds of SIGTERM or SIGINT (sent half a second after it begins to
+// watch the signals) or of its --timeout 1s, exits 4 (unknown), and prints
+// its partial results. (The promise is a second; the test allows fifteen
+// so that a loaded machine does not fail it, and it still catches a
+// command that ignores the stop, which runs for minutes.) The model, testdata/stop/huge.spec, has
 // about 10^9 start states under a sparse start condition (a box of 10^11
 // states) and an unsafe state 10^11 policy steps away, so no command
 // finishes on its own: enumerating its start states alone would take
@@ -76,11 +76,12 @@ func TestLongCommandsStop(t *testing.T) {
 
 // runUntilStopped runs vigil with args in a subprocess, sends it sig head
 // after the command began to watch the signals (sig 0: the command's own
-// --timeout stops it), and checks that it
-// ends within a few seconds with exit 4 (unknown); it returns what the
-// command printed. (One second is promised; the limit allows six so that a
-// loaded machine does not fail it, and still catches a command that
-// ignores the stop, which runs for minutes.)
+// --timeout stops it), and checks that it ends within a few seconds with
+// exit 4 (unknown); it returns what the command printed. (One second is
+// promised; the limit allows fifteen so that a loaded machine does not
+// fail it, and still catches a command that ignores the stop, which runs
+// for minutes. Session 33 saw cert check stop 2.5 s after its --timeout 1s
+// at a load average of 35 on two cores, where six were allowed.)
 func runUntilStopped(t *testing.T, args []string, sig syscall.Signal, head time.Duration) (stdout, stderr []byte) {
 	t.Helper()
 	cmd, out, errOut, done, ready := startVigilReady(t, args)
@@ -100,7 +101,7 @@ func runUntilStopped(t *testing.T, args []string, sig syscall.Signal, head time.
 		}
 		began = time.Now()
 	}
-	limit := 6 * time.Second
+	limit := 15 * time.Second
 	select {
 	case err := <-done:
 		el := time.Since(began)
