@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -29,6 +30,9 @@ func TestMain(m *testing.M) {
 	}
 	if os.Getenv("VIGIL_TEST_AS_VIGIL") == "1" { // TestLongCommandsStop's subprocess
 		cli.SetupRuntime()
+		if os.Getenv("VIGIL_TEST_READY_FD") == "3" {
+			go reportReady(os.NewFile(3, "ready"))
+		}
 		os.Exit(cli.Main(os.Args[1:], &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin}))
 	}
 	testscript.Main(m, map[string]func(){
@@ -37,6 +41,30 @@ func TestMain(m *testing.M) {
 			os.Exit(cli.Main(os.Args[1:], &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin}))
 		},
 	})
+}
+
+// reportReady writes to f (startVigil's pipe) 'i' once the process's
+// signal handler is installed and 'w' once the command watches the
+// signals (cli.Watching), then closes it: the tests signal the process
+// when it is ready for the signal they test, not after a fixed time that
+// a loaded machine's slow start can outrun.
+func reportReady(f *os.File) {
+	defer f.Close()
+	sentInstalled := false
+	for {
+		installed, watched := cli.Watching()
+		if installed && !sentInstalled {
+			if _, err := f.Write([]byte{'i'}); err != nil {
+				return
+			}
+			sentInstalled = true
+		}
+		if watched {
+			_, _ = f.Write([]byte{'w'})
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // overflow recurses until the stack overflows (n > 0 always).

@@ -46,7 +46,11 @@ func TestReview21cCertCheckStops(t *testing.T) {
 		want string
 	}{
 		{"sigterm", []string{"cert", "check", c}, syscall.SIGTERM, 700 * time.Millisecond, `(?m)\Aunknown: interrupted before a verdict\nchecked against:\n`},
-		{"sigint in the checks", []string{"cert", "check", c}, syscall.SIGINT, max(whole/3, 700*time.Millisecond), `(?m)\Aunknown: interrupted before a verdict\n`},
+		// a sixth of the measured time: the run measured may have shared the
+		// machine with more than this one does (at a third, before session
+		// 33, a run three times faster than the measured one would end
+		// before the signal); landing earlier gives the same answer
+		{"sigint in the checks", []string{"cert", "check", c}, syscall.SIGINT, max(whole/6, 500*time.Millisecond), `(?m)\Aunknown: interrupted before a verdict\n`},
 		{"sigint json", []string{"cert", "check", c, "--json"}, syscall.SIGINT, 700 * time.Millisecond, `(?s)\A\{\n  "verdict": "unknown",\n  "valid": false,\n  "reason": "interrupted",\n  "kind": "invariant",\n  "boxes": 32768,\n  "checked": \{`},
 		{"timeout", []string{"cert", "check", c, "--timeout", "1s"}, 0, 0, `(?m)\Aunknown: stopped by the timeout before a verdict\n`},
 		{"timeout json", []string{"cert", "check", c, "--timeout", "1s", "--json"}, 0, 0, `"reason": "timeout"`},

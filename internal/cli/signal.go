@@ -284,6 +284,18 @@ func watch() context.Context {
 	return sigs.ctx
 }
 
+// Watching reports whether HandleSignals installed the process's handler
+// (a signal then gets the handler's answer, never the default action) and
+// whether a command watches the signals (it called LoadContext or
+// RunContext: the first signal then stops the command, which reports
+// it). Tests that signal a vigil subprocess wait for these rather than
+// for a fixed time, which a loaded machine's slow start can outrun.
+func Watching() (installed, watched bool) {
+	sigs.mu.Lock()
+	defer sigs.mu.Unlock()
+	return sigs.installed, sigs.watched
+}
+
 // LoadContext is the context a command loads its model under: the process
 // context, done on the first Ctrl-C or SIGTERM (which then no longer ends
 // the process at once: the load stops and the command reports it, with
