@@ -142,8 +142,13 @@ policy rules pi { otherwise -> up }
 		if err == nil || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("%s on %s, radius %v: %v after %v; want the deadline", q.algo, q.m.Name, q.r, err, took)
 		}
-		if took > 1100*time.Millisecond {
-			t.Errorf("%s on %s, radius %v: stopped after %v, more than a second past the deadline", q.algo, q.m.Name, q.r, took)
+		// The promise is a second; the test allows three past the
+		// deadline, as a loaded CI machine (two cores, packages tested in
+		// parallel) can hold a goroutine for hundreds of milliseconds. A
+		// decider that misses the deadline runs for the whole walk (tens
+		// of seconds), far past it.
+		if took > 3100*time.Millisecond {
+			t.Errorf("%s on %s, radius %v: stopped after %v, more than three seconds past the deadline", q.algo, q.m.Name, q.r, took)
 		}
 	}
 }
