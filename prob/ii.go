@@ -390,10 +390,18 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 		// rises), and both direct solutions decline it (no rational to
 		// divide by). Such a component was iterated until --timeout;
 		// once the direct solutions have declined it and such a class
-		// is not within epsilon, interval iteration refuses at once,
-		// naming the exact method (zeroExits).
+		// is not within epsilon while the sweeps still change the
+		// bounds, the component's convergence leaves such classes out
+		// (stuck: their bounds, which hold the value, stay as they are,
+		// as when a sweep changes nothing), and when the gap of the
+		// others predicts more than 20 checks' sweeps (about 10^4;
+		// the others' bounds may hang on the stuck ones' and never
+		// meet), interval iteration refuses, naming the exact method
+		// (refuseZeroed), instead of running until --timeout.
 		zeroed := q.zeroExits(comp)
-		sweep := 0 // the entries a sweep visits
+		var stuck []bool // per class, when the zeroed classes are left out
+		rest := comp     // the classes that are not stuck
+		sweep := 0       // the entries a sweep visits
 		for _, c := range comp {
 			for _, ch := range q.choices[c] {
 				sweep += int(m.EntryStart[ch+1] - m.EntryStart[ch])
@@ -410,6 +418,9 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 				if u := best(q.hi, int(c), +1); u < q.hi[c] {
 					q.hi[c] = u
 					changed = true
+				}
+				if stuck != nil && stuck[c] {
+					continue
 				}
 				d := q.hi[c] - q.lo[c]
 				gap = max(gap, d)
@@ -470,10 +481,18 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 					if err != nil {
 						return iters, err
 					}
-					if !ok && opt.Method != Exact {
-						if err := q.refuseZeroed(zeroed, opt); err != nil {
-							return iters, err
+					if !ok && changed && opt.Method != Exact && q.refuseZeroed(zeroed, opt) != nil {
+						stuck = make([]bool, len(q.members))
+						for _, c := range zeroed {
+							stuck[c] = true
 						}
+						rest = nil
+						for _, c := range comp {
+							if !stuck[c] {
+								rest = append(rest, c)
+							}
+						}
+						gap = 0 // (the next check records the others' gap)
 					}
 					if ok {
 						converged, changed = true, true
@@ -494,11 +513,13 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 					}
 				}
 				lastGap = gap
-			} else if tried && it%checkEvery == 0 && opt.Method != Exact {
-				// (declined before its classes' gaps settled)
-				if err := q.refuseZeroed(zeroed, opt); err != nil {
-					return iters, err
+			} else if stuck != nil && changed && it%checkEvery == 0 {
+				if lastGap > 0 && len(rest) > 0 && q.sweepsLeft(rest, lastGap, gap, checkEvery, opt) > 20*checkEvery || len(rest) == 0 {
+					if err := q.refuseZeroed(zeroed, opt); err != nil {
+						return iters, err
+					}
 				}
+				lastGap = gap
 			}
 			if !changed {
 				break
