@@ -382,7 +382,26 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 		// for it without limit.
 		const checkEvery = 500
 		lastGap, tried := 0.0, false
-		sweep := 0 // the entries a sweep visits
+		// A class with a choice that leaves it only through entries
+		// whose float64 is 0 (kept with 1 - 2^-1100: its exits are
+		// 2^-1100 in rationals) cannot move the bound that choice
+		// holds: the sweep's sum is the class's own bound (for max, its
+		// upper bound never falls; for min, its lower bound never
+		// rises), and both direct solutions decline it (no rational to
+		// divide by). Such a component was iterated until --timeout;
+		// once the direct solutions have declined it and such a class
+		// is not within epsilon while the sweeps still change the
+		// bounds, the component's convergence leaves such classes out
+		// (stuck: their bounds, which hold the value, stay as they are,
+		// as when a sweep changes nothing), and when the gap of the
+		// others predicts more than 20 checks' sweeps (about 10^4;
+		// the others' bounds may hang on the stuck ones' and never
+		// meet), interval iteration refuses, naming the exact method
+		// (refuseZeroed), instead of running until --timeout.
+		zeroed := q.zeroExits(comp)
+		var stuck []bool // per class, when the zeroed classes are left out
+		rest := comp     // the classes that are not stuck
+		sweep := 0       // the entries a sweep visits
 		for _, c := range comp {
 			for _, ch := range q.choices[c] {
 				sweep += int(m.EntryStart[ch+1] - m.EntryStart[ch])
@@ -399,6 +418,9 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 				if u := best(q.hi, int(c), +1); u < q.hi[c] {
 					q.hi[c] = u
 					changed = true
+				}
+				if stuck != nil && stuck[c] {
+					continue
 				}
 				d := q.hi[c] - q.lo[c]
 				gap = max(gap, d)
@@ -459,6 +481,19 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 					if err != nil {
 						return iters, err
 					}
+					if !ok && changed && opt.Method != Exact && q.refuseZeroed(zeroed, opt) != nil {
+						stuck = make([]bool, len(q.members))
+						for _, c := range zeroed {
+							stuck[c] = true
+						}
+						rest = nil
+						for _, c := range comp {
+							if !stuck[c] {
+								rest = append(rest, c)
+							}
+						}
+						gap = 0 // (the next check records the others' gap)
+					}
 					if ok {
 						converged, changed = true, true
 						for i, c := range comp {
@@ -478,6 +513,13 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 					}
 				}
 				lastGap = gap
+			} else if stuck != nil && changed && it%checkEvery == 0 {
+				if lastGap > 0 && len(rest) > 0 && q.sweepsLeft(rest, lastGap, gap, checkEvery, opt) > 20*checkEvery || len(rest) == 0 {
+					if err := q.refuseZeroed(zeroed, opt); err != nil {
+						return iters, err
+					}
+				}
+				lastGap = gap
 			}
 			if !changed {
 				break
@@ -492,6 +534,58 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 		}
 	}
 	return iters, nil
+}
+
+// zeroExits returns the classes of comp with a choice that leaves the
+// class (some entry enters another class or a decided state) only
+// through entries whose float64 is 0: their rationals underflowed
+// (below 2^-1075), so the choice's sweep sum is the class's own bound.
+func (q *quotient) zeroExits(comp []int32) []int32 {
+	m := q.g.m
+	var out []int32
+	for _, c := range comp {
+	choices:
+		for _, ch := range q.choices[c] {
+			leaves := false
+			for e := m.EntryStart[ch]; e < m.EntryStart[ch+1]; e++ {
+				if q.class[m.To[e]] == c {
+					if q.max && m.P[e] >= 1 {
+						// (the sweep's sum is at least 1·hi[c])
+						out = append(out, c)
+						break choices
+					}
+					continue
+				}
+				if m.P[e] != 0 {
+					continue choices
+				}
+				leaves = true
+			}
+			if leaves {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// refuseZeroed is the error for a component whose direct solutions
+// declined and one of whose zeroed classes (zeroExits) is not within
+// epsilon: its bound cannot move, so iteration would run until
+// --timeout. Nil when every zeroed class is within epsilon.
+func (q *quotient) refuseZeroed(zeroed []int32, opt SolveOptions) error {
+	for _, c := range zeroed {
+		if d := q.hi[c] - q.lo[c]; opt.Absolute && d <= opt.Epsilon || !opt.Absolute && d <= opt.Epsilon*q.lo[c] {
+			continue
+		}
+		where := fmt.Sprintf("state %d", q.members[c][0])
+		if len(q.members[c]) > 1 {
+			where = fmt.Sprintf("the end component of state %d (%d states)", q.members[c][0], len(q.members[c]))
+		}
+		return fmt.Errorf("prob: %s has a choice that stays with a probability of 1 in float64 (it leaves with less than 2^-53, or only with probabilities below 2^-1074, which are 0 in float64), and solving its component directly declined: interval iteration cannot bound its value (it stays within [%g, %g]); use --method exact", where, q.lo[c], q.hi[c])
+	}
+	return nil
 }
 
 // floatFirstTest (tests only) solves every component of more than one
