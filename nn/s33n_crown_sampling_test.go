@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -425,4 +426,116 @@ func TestS33nSplitSampling(t *testing.T) {
 		}
 	}
 	t.Logf("%d domains, %d comparisons", domains, total)
+}
+
+// TestS33nEmptySibling: a ReLU split domain that the bounder finds empty
+// (bounder.clamp: a bound beyond the margin on the wrong side) loses its
+// inputs unless they really are none; its sibling must then cover them.
+// Over random splits on large-magnitude networks (where the bounds'
+// rounding exceeds the margin), whenever one side of the last split is
+// empty, the other side's bound must hold at every sample that meets
+// the other splits, whichever side of the last one it lies on.
+func TestS33nEmptySibling(t *testing.T) {
+	seed, nets := uint64(1), 400
+	if v, err := strconv.Atoi(os.Getenv("S33N_NETS")); err == nil {
+		seed, nets = uint64(v), v
+	}
+	if testing.Short() {
+		nets = 80
+	}
+	rng := rand.New(rand.NewPCG(37, seed))
+	empties, total := 0, 0
+	for it := 0; it < nets; it++ {
+		n := s33nNet(rng)
+		if len(n.Layers) < 2 {
+			continue
+		}
+		for k := range n.Layers[:len(n.Layers)-1] {
+			n.Layers[k].Act = ActReLU
+			for i := range n.Layers[k].B {
+				n.Layers[k].B[i] *= 1e8 // large pre-activations, small differences
+			}
+		}
+		b := s33nBox(rng, n.Inputs())
+		xs := s33nSamples(rng, b, 200)
+		pres := make([][][]float64, len(xs))
+		for i, x := range xs {
+			pres[i] = s33nPre(n, x)
+		}
+		rows := s33nRows(n.Outputs())
+		var unstable []rsplit
+		{
+			p := newProver(n, Disjunction{Rows: rows, Off: make([]float64, len(rows))}, Options{Method: Alpha})
+			if !p.prepare(b) {
+				continue
+			}
+			p.b.lower(b, p.rows, Alpha)
+			for j := range n.Layers[:len(n.Layers)-1] {
+				for i := range n.Layers[j].B {
+					if p.b.lo[j][i] < 0 && p.b.hi[j][i] > 0 {
+						unstable = append(unstable, rsplit{layer: int32(j), neuron: int32(i)})
+					}
+				}
+			}
+		}
+		if len(unstable) == 0 {
+			continue
+		}
+		for trial := 0; trial < 4; trial++ {
+			var splits []rsplit
+			for _, u := range unstable {
+				if rng.IntN(2) == 0 {
+					u.active = rng.IntN(2) == 0
+					splits = append(splits, u)
+				}
+			}
+			if len(splits) == 0 {
+				continue
+			}
+			last := len(splits) - 1
+			for _, m := range []Method{CROWN, Alpha} {
+				p := newProver(n, Disjunction{Rows: rows, Off: make([]float64, len(rows))}, Options{Method: m})
+				if !p.prepare(b) {
+					continue
+				}
+				flip := slices.Clone(splits)
+				flip[last].active = !flip[last].active
+				p.b.setSplits(flip)
+				p.b.lower(b, p.rows, m)
+				if !p.b.empty {
+					continue
+				}
+				empties++
+				p.b.setSplits(splits)
+				lb := p.b.lower(b, p.rows, m)
+				if p.b.empty {
+					continue // both empty: the earlier splits contradict
+				}
+				for i, x := range xs {
+					ok := true
+					for _, sp := range splits[:last] {
+						z := pres[i][sp.layer][sp.neuron]
+						tol := 1e-6 * (1 + math.Abs(z))
+						if sp.active && !(z > tol) || !sp.active && !(z < -tol) {
+							ok = false
+						}
+					}
+					if !ok {
+						continue
+					}
+					y := n.Eval(append([]float64(nil), x...))
+					for k, r := range rows {
+						if math.IsInf(lb[k], 0) || math.IsNaN(lb[k]) {
+							continue
+						}
+						total++
+						if s33nBelow(r, y, lb[k], p.slack[k]) {
+							t.Fatalf("%v: splits %v (the other side of the last is empty): row %v at %v (pre-activation %v): scores %v below %v - %v\nnetwork %+v\nbox %v", m, splits, r, x, pres[i][splits[last].layer][splits[last].neuron], y, lb[k], p.slack[k], *n, b)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d empty siblings, %d comparisons", empties, total)
 }
