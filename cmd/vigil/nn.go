@@ -72,6 +72,12 @@ func init() {
 		Summary: "lower and upper bounds on each output over an input box (ibp, crown, both, alpha)",
 		Usage:   `vigil nn bound [flags] NET --box "LOWER:UPPER,..."`,
 		Help: "vigil nn bounds is another name for this command (its earlier name; both keep working).\n" +
+			"The bounds are about the network in exact real arithmetic, computed in float64 without\n" +
+			"outward rounding, and the text output writes them with 8 significant digits, rounded to the\n" +
+			"nearest (--json writes them whole). vigil nn eval's float64 outputs can lie outside them by\n" +
+			"their rounding error: 5.68 (5.38 x + 2.32) + 5.93 is 734.17416 at x = 23.4 exactly, and\n" +
+			"734.1741599999998 in float64. vigil's certifiers (verify, nn verify) add a margin that covers\n" +
+			"it (lang/spec.md, \"How a learned policy computes its scores\").\n" +
 			`--json writes an infinite bound (none is known, or the output overflows) as "inf" or "-inf".`,
 		Examples: []string{
 			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`,
