@@ -326,7 +326,7 @@ func nnCorpus(e *cli.Env, args []string) int {
 		}
 		res, verdict, err := in.Run(dir, *timeout, *opt)
 		if err != nil {
-			return e.Fail(cli.ExitFor(err), "%v", err)
+			return e.Fail(cli.ExitFor(err), "vigil nn corpus: %v", err)
 		}
 		sum.Add(verdict, res.Elapsed)
 		if code := e.WriteReport("nn corpus", *asJSON, nn.NewCorpusLine(in, res, verdict), cli.ExitOK); code != cli.ExitOK {
