@@ -98,6 +98,10 @@ func init() {
 		Name:    "nn corpus",
 		Summary: "run DIR/expected.csv (VNN-COMP layout) and count correct, wrong and unknown answers",
 		Usage:   "vigil nn corpus [flags] DIR",
+		Help: "DIR/expected.csv lists one instance per row: network (in DIR/onnx), property (in DIR/vnnlib),\n" +
+			"expected answer (sat or unsat), then any other columns, after an optional header row\n" +
+			"(onnx,vnnlib,expected). An answer that contradicts the expected one, or a counterexample that\n" +
+			"does not check, is WRONG (exit 1).",
 		Examples: []string{
 			"vigil nn corpus vnncomp/ --timeout 60s",
 			"vigil nn corpus vnncomp/ --timeout 10s --json",
