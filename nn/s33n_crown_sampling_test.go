@@ -223,7 +223,7 @@ func s33nCheck(t *testing.T, n *Network, b Box, m Method, xs [][]float64) int {
 // TestS33nCROWNSampling draws networks and boxes and checks every
 // method's thresholds against sampled float64 evaluation.
 func TestS33nCROWNSampling(t *testing.T) {
-	seed, nets := uint64(1), 300
+	seed, nets := uint64(1), 150
 	if v, err := strconv.Atoi(os.Getenv("S33N_NETS")); err == nil {
 		seed, nets = uint64(v), v // a longer hunt: S33N_NETS=5000
 	}
@@ -538,4 +538,62 @@ func TestS33nEmptySibling(t *testing.T) {
 		}
 	}
 	t.Logf("%d empty siblings, %d comparisons", empties, total)
+}
+
+// TestS33nSoftmaxProved: past a final Softmax or LogSoftmax a difference
+// row f[a] - f[b] is closed (prepareOut's wider threshold) only where
+// float64 evaluation puts a strictly above b; checked at the samples of
+// every box where some method closes it, scores far apart included
+// (underflow to 0 under Softmax ties them).
+func TestS33nSoftmaxProved(t *testing.T) {
+	seed, nets := uint64(1), 300
+	if v, err := strconv.Atoi(os.Getenv("S33N_NETS")); err == nil {
+		seed, nets = uint64(v), v
+	}
+	if testing.Short() {
+		nets = 60
+	}
+	rng := rand.New(rand.NewPCG(38, seed))
+	proved, checked := 0, 0
+	for it := 0; it < nets; it++ {
+		n := s33nNet(rng)
+		n.Out = []OutAct{OutSoftmax, OutLogSoftmax}[rng.IntN(2)]
+		nout := n.Outputs()
+		var rows [][]float64
+		for a := 0; a < nout; a++ {
+			for b := 0; b < nout; b++ {
+				if a != b {
+					r := make([]float64, nout)
+					r[a], r[b] = 1, -1
+					rows = append(rows, r)
+				}
+			}
+		}
+		for bi := 0; bi < 4; bi++ {
+			b := s33nBox(rng, n.Inputs())
+			xs := s33nSamples(rng, b, 40)
+			for _, m := range []Method{IBP, CROWN, Both, Alpha} {
+				p := newProver(n, Disjunction{Rows: rows, Off: make([]float64, len(rows))}, Options{Method: m})
+				if !p.prepare(b) {
+					continue
+				}
+				lb := p.b.lower(b, p.rows, m)
+				for k, r := range rows {
+					if !p.proves(k, lb[k]) {
+						continue
+					}
+					proved++
+					ai, bj, _ := difference(r, 0)
+					for _, x := range xs {
+						y := n.Eval(append([]float64(nil), x...))
+						checked++
+						if !(y[ai] > y[bj]) {
+							t.Fatalf("%v %v: output %d proved above %d over %v, but at %v the outputs are %v\nnetwork %+v", m, n.Out, ai, bj, b, x, y, *n)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d rows closed, %d samples checked", proved, checked)
 }
