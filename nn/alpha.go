@@ -79,6 +79,7 @@ type alphaOpt struct {
 	// layer: lower and upper, per neuron; nil for ReLU and linear.
 	lines        [][2][]line
 	A, A2, G, G2 []float64 // scratch
+	M, M2        []float64 // scratch: the coefficients' magnitudes (backward's rounding bound)
 	nn           int       // neurons of the k layers
 	warm         bool      // start from b.warmIn
 	steps        int
@@ -114,6 +115,7 @@ func newAlphaOpt(b *bounder, k, m int) *alphaOpt {
 	}
 	w := b.net.maxWidth()
 	o.A, o.A2, o.G, o.G2 = make([]float64, w), make([]float64, w), make([]float64, w), make([]float64, w)
+	o.M, o.M2 = make([]float64, w), make([]float64, w)
 	// Warm starts (b.warmIn) and the best parameters (b.warmOut): per
 	// row, every layer's alphas, then every layer's betas.
 	for j := 0; j < k; j++ {
@@ -186,18 +188,36 @@ func (o *alphaOpt) backward(row []float64, off float64) (float64, []float64) {
 	b, k := o.b, o.k
 	l := &b.layers[k]
 	A, A2 := o.A, o.A2
+	// Alongside the coefficients a, their magnitudes ma (the same pass
+	// over |W|, |slopes|, |betas|) and mag, the sum of the magnitudes of
+	// every term the bound adds: the bound is computed in float64 without
+	// outward rounding, and its rounding error is at most about
+	// gamma(steps) mag. The certifiers' margin covers that error only
+	// where the bound's terms are as large as float64 evaluation's (the
+	// doubled evaluation error, prove.go); a beta-CROWN multiplier brings
+	// in the terms of a split neuron, which the row may not read at all:
+	// with z = -2^40 + x1 + x2 + x3 split at 0, betas cancelled 2^40-sized
+	// terms to a bound 3e-4 above the row's value 0 (TestS33nBetaRounding).
+	M, M2 := o.M, o.M2
 	bias := off
+	mag := math.Abs(off)
+	steps := 4
 	a := A[:l.In]
+	ma := M[:l.In]
 	clear(a)
+	clear(ma)
 	for i, c := range row {
 		if c != 0 {
 			bias += c * l.B[i]
+			mag += math.Abs(c * l.B[i])
 			lw := l.W[i*l.In : (i+1)*l.In]
 			for q, wv := range lw {
 				a[q] += c * wv
+				ma[q] += math.Abs(c * wv)
 			}
 		}
 	}
+	steps += len(row) + 2
 	for j := k - 1; j >= 0; j-- {
 		lj := &b.layers[j]
 		copy(o.rec[j], a)
@@ -208,13 +228,17 @@ func (o *alphaOpt) backward(row []float64, off float64) (float64, []float64) {
 				case li >= 0:
 				case ui <= 0:
 					a[i] = 0
+					ma[i] = 0
 				default:
 					if a[i] >= 0 {
 						a[i] *= o.alpha[j][i]
+						ma[i] *= o.alpha[j][i]
 					} else {
 						su := ui / (ui - li)
 						bias += a[i] * (-li * su)
+						mag += math.Abs(a[i] * (-li * su))
 						a[i] *= su
+						ma[i] *= su
 					}
 				}
 			}
@@ -224,6 +248,7 @@ func (o *alphaOpt) backward(row []float64, off float64) (float64, []float64) {
 				for i, ph := range b.phase[j] {
 					if ph != 0 {
 						a[i] -= o.beta[j][i] * float64(ph)
+						ma[i] += o.beta[j][i]
 					}
 				}
 			}
@@ -235,23 +260,31 @@ func (o *alphaOpt) backward(row []float64, off float64) (float64, []float64) {
 				}
 				if a[i] != 0 {
 					bias += a[i] * ln.c
+					mag += math.Abs(a[i] * ln.c)
 					a[i] *= ln.k
+					ma[i] *= math.Abs(ln.k)
 				}
 			}
 		}
 		a2 := A2[:lj.In]
+		ma2 := M2[:lj.In]
 		clear(a2)
+		clear(ma2)
 		for i, c := range a {
-			if c != 0 {
+			if c != 0 || ma[i] != 0 {
 				bias += c * lj.B[i]
+				mag += ma[i] * math.Abs(lj.B[i])
 				lw := lj.W[i*lj.In : (i+1)*lj.In]
 				for q, wv := range lw {
 					a2[q] += c * wv
+					ma2[q] += ma[i] * math.Abs(wv)
 				}
 			}
 		}
-		a = a2
+		steps += lj.Out + 4
+		a, ma = a2, ma2
 		A, A2 = A2, A
+		M, M2 = M2, M
 	}
 	lb := bias
 	g := o.G[:len(a)]
@@ -263,7 +296,11 @@ func (o *alphaOpt) backward(row []float64, off float64) (float64, []float64) {
 			lb += c * b.xhi[i]
 			g[i] = b.xhi[i]
 		}
+		mag += ma[i] * max(math.Abs(b.xlo[i]), math.Abs(b.xhi[i]))
 	}
+	steps += len(a)
+	// Twice gamma: the magnitudes are themselves float64 sums.
+	lb -= 2 * gamma(steps) * mag
 	// An overflowed coefficient bounds nothing (bounds.go, noBound).
 	return noBound(lb), g
 }

@@ -72,6 +72,12 @@ func init() {
 		Summary: "lower and upper bounds on each output over an input box (ibp, crown, both, alpha)",
 		Usage:   `vigil nn bound [flags] NET --box "LOWER:UPPER,..."`,
 		Help: "vigil nn bounds is another name for this command (its earlier name; both keep working).\n" +
+			"The bounds are about the network in exact real arithmetic, computed in float64 without\n" +
+			"outward rounding, and the text output writes them with 8 significant digits, rounded to the\n" +
+			"nearest (--json writes them whole). vigil nn eval's float64 outputs can lie outside them by\n" +
+			"their rounding error: 5.68 (5.38 x + 2.32) + 5.93 is 734.17416 at x = 23.4 exactly, and\n" +
+			"734.1741599999998 in float64. vigil's certifiers (verify, nn verify) add a margin that covers\n" +
+			"it (lang/spec.md, \"How a learned policy computes its scores\").\n" +
 			`--json writes an infinite bound (none is known, or the output overflows) as "inf" or "-inf".`,
 		Examples: []string{
 			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`,
@@ -92,6 +98,10 @@ func init() {
 		Name:    "nn corpus",
 		Summary: "run DIR/expected.csv (VNN-COMP layout) and count correct, wrong and unknown answers",
 		Usage:   "vigil nn corpus [flags] DIR",
+		Help: "DIR/expected.csv lists one instance per row: network (in DIR/onnx), property (in DIR/vnnlib),\n" +
+			"expected answer (sat or unsat), then any other columns, after an optional header row\n" +
+			"(onnx,vnnlib,expected). An answer that contradicts the expected one, or a counterexample that\n" +
+			"does not check, is WRONG (exit 1).",
 		Examples: []string{
 			"vigil nn corpus vnncomp/ --timeout 60s",
 			"vigil nn corpus vnncomp/ --timeout 10s --json",
@@ -320,7 +330,7 @@ func nnCorpus(e *cli.Env, args []string) int {
 		}
 		res, verdict, err := in.Run(dir, *timeout, *opt)
 		if err != nil {
-			return e.Fail(cli.ExitFor(err), "%v", err)
+			return e.Fail(cli.ExitFor(err), "vigil nn corpus: %v", err)
 		}
 		sum.Add(verdict, res.Elapsed)
 		if code := e.WriteReport("nn corpus", *asJSON, nn.NewCorpusLine(in, res, verdict), cli.ExitOK); code != cli.ExitOK {
