@@ -139,6 +139,7 @@ def model(seed, big=True, depth=2):
             lo = base + r.randint(-2, 2)
             lo = max(lo, -(2**63) + 1)
             hi = min(lo + w, 2**63 - 2)
+            lo = min(lo, hi)
             m.ints.append(v)
             m.rng[v] = (lo, hi)
             lines.append("var %s : %s .. %s" % (v, lo, hi))
