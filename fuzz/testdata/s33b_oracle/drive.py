@@ -19,6 +19,7 @@ def run(args, timeout=60):
 
 
 bad = []
+GOALARGS = []
 
 
 def report(seed, what, detail):
@@ -324,7 +325,7 @@ def goaltest(seed, big):
         inf = S.info(gen.of(m, k))
         if not inf[1] and any(e for (ks, e) in inf[2].values()):
             return 0
-    rc, j, o, e = run(["test", f, "--mode", "goal", "--json", "--timeout", "20"])
+    rc, j, o, e = run(["test", f, "--mode", "goal", "--json", "--timeout", "20"] + GOALARGS)
     if rc not in (0, 3) or not j:
         return 0
     vp, vo = goal_values(m, S, allk)
