@@ -5,6 +5,7 @@ package bdd
 // cube given per variable as value intervals.
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -115,6 +116,17 @@ type VarSet struct {
 // Cube is a conjunction of variable constraints; variables it does not
 // name range over their whole range.
 type Cube []VarSet
+
+// MarshalJSON writes the cube that constrains nothing (the whole space,
+// "true" in text) as [], not null: vigil safe --all --json listed the
+// cover of an unsafe region that is every state as "cubes": [null], which
+// a reader iterating over each cube's constraints fails on (s33b).
+func (c Cube) MarshalJSON() ([]byte, error) {
+	if c == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal([]VarSet(c))
+}
 
 const maxRanges = 8
 

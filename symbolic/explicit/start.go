@@ -61,13 +61,13 @@ func leConstraints(c *symbolic.Cond) []linLE {
 		}
 		return []linLE{{Const: 1, Terms: []symbolic.Term{{Coef: -1, Var: c.Var}}}} // 1 - x <= 0
 	case symbolic.CCmp:
-		d, ok := diffLinear(c.L, c.R)
-		if !ok {
-			return nil
-		}
 		op := c.Cmp
 		if neg {
 			op = op.Negate()
+		}
+		d, ok := diffLinear(c.L, c.R)
+		if !ok {
+			return impliedBounds(c.L, op, c.R)
 		}
 		// The constraints must be exact: a form whose negation or +1 leaves
 		// int64 is dropped (the conjunct is still tested on every state).
@@ -100,6 +100,119 @@ func leConstraints(c *symbolic.Cond) []linLE {
 		}
 	}
 	return nil
+}
+
+// impliedBounds returns linear constraints that "l op r" implies when
+// one side is a constant and the other is not linear but built from
+// linear forms by floor division, max, min, abs and negation: x / 2 == 3
+// implies 6 <= x <= 7, max(x, y) <= 3 implies x <= 3 and y <= 3, abs(x -
+// 5) <= 1 implies 4 <= x <= 6. They need not be equivalent to the
+// conjunct, which is still tested on every state: they only narrow the
+// box enumerated, so that such a start condition over variables of 2^40
+// values is not walked value by value (vigil verify --engine bfs ran for
+// hours where bdd answered at once; s33b). Parts that would imply only a
+// disjunction (max(x, y) >= 3, abs(x) >= 3, min(x, y) <= 3) or whose
+// bound leaves int64 add nothing.
+func impliedBounds(l *symbolic.Expr, op symbolic.CmpOp, r *symbolic.Expr) []linLE {
+	constOf := func(e *symbolic.Expr) (int, bool) {
+		if lin, ok := symbolic.Linearize(e); ok && len(lin.Terms) == 0 {
+			return lin.Const, true
+		}
+		return 0, false
+	}
+	e := l
+	k, ok := constOf(r)
+	if !ok {
+		if k, ok = constOf(l); !ok {
+			return nil
+		}
+		e, op = r, op.Flip() // k op e is e op' k
+	}
+	switch op {
+	case symbolic.Le:
+		return upperBounds(e, k, nil)
+	case symbolic.Lt:
+		if k == math.MinInt64 {
+			return nil // e < -2^63 may hold: e's value is exact, not int64
+		}
+		return upperBounds(e, k-1, nil)
+	case symbolic.Ge:
+		return lowerBounds(e, k, nil)
+	case symbolic.Gt:
+		if k == math.MaxInt64 {
+			return nil // e > 2^63-1 may hold, as above
+		}
+		return lowerBounds(e, k+1, nil)
+	case symbolic.Eq:
+		return lowerBounds(e, k, upperBounds(e, k, nil))
+	}
+	return nil
+}
+
+// upperBounds appends to out linear constraints implied by e <= k.
+func upperBounds(e *symbolic.Expr, k int, out []linLE) []linLE {
+	if lin, ok := symbolic.Linearize(e); ok {
+		if c, ok := symbolic.SubExact(lin.Const, k); ok { // lin - k <= 0
+			out = append(out, linLE{Const: c, Terms: lin.Terms})
+		}
+		return out
+	}
+	switch e.Op {
+	case symbolic.OpDiv: // floor(a/K) <= k  <=>  a <= (k+1)K - 1
+		if e.K > 0 {
+			if k1, ok := symbolic.AddExact(k, 1); ok {
+				if b, ok := symbolic.MulExact(k1, e.K); ok {
+					if b1, ok := symbolic.SubExact(b, 1); ok {
+						out = upperBounds(e.Args[0], b1, out)
+					}
+				}
+			}
+		}
+	case symbolic.OpMax:
+		for _, a := range e.Args {
+			out = upperBounds(a, k, out)
+		}
+	case symbolic.OpAbs: // |a| <= k  <=>  -k <= a <= k
+		if k < 0 {
+			return append(out, linLE{Const: 1}) // |a| <= k < 0: never
+		}
+		out = upperBounds(e.Args[0], k, out)
+		out = lowerBounds(e.Args[0], -k, out)
+	case symbolic.OpNeg:
+		if nk, ok := symbolic.NegExact(k); ok {
+			out = lowerBounds(e.Args[0], nk, out)
+		}
+	}
+	return out
+}
+
+// lowerBounds appends to out linear constraints implied by e >= k.
+func lowerBounds(e *symbolic.Expr, k int, out []linLE) []linLE {
+	if lin, ok := symbolic.Linearize(e); ok {
+		if c, ok := symbolic.SubExact(lin.Const, k); ok { // k - lin <= 0
+			if n, ok := negLinear(symbolic.Linear{Const: c, Terms: lin.Terms}); ok {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	switch e.Op {
+	case symbolic.OpDiv: // floor(a/K) >= k  <=>  a >= kK
+		if e.K > 0 {
+			if b, ok := symbolic.MulExact(k, e.K); ok {
+				out = lowerBounds(e.Args[0], b, out)
+			}
+		}
+	case symbolic.OpMin:
+		for _, a := range e.Args {
+			out = lowerBounds(a, k, out)
+		}
+	case symbolic.OpNeg:
+		if nk, ok := symbolic.NegExact(k); ok {
+			out = upperBounds(e.Args[0], nk, out)
+		}
+	}
+	return out
 }
 
 // propagate tightens lo/hi under the constraints; it returns false when a
