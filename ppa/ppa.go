@@ -112,6 +112,14 @@ type Options struct {
 	// region search split down to small boxes and ask the certifier on
 	// them.
 	leafLimit int
+	// loseQuery, when set, is asked before each bounded policy query
+	// (learned.go) with its number in the run (from 0); true runs it
+	// under a resource limit of 1 instead of QueryTimeout, which Z3
+	// spends at once, so that tests lose the solver cheaply.
+	loseQuery func(n int) bool
+	// beforeWarm, when set, runs before each warm-up check of a solver
+	// (solver.go), so that tests stop a run there.
+	beforeWarm func()
 	// checkStarts makes every refinement of the start cubes
 	// (startcubes.go) compare itself with their enumeration from scratch,
 	// and fail on a difference (for tests).
@@ -129,6 +137,7 @@ type Stats struct {
 	Spurious       int // spurious abstract paths
 	CertCalls      int // PolIC3 certifier calls (learned policies)
 	Undecided      int // policy queries kept unanswered (over-approximated)
+	Rebuilds       int // solvers rebuilt after a policy query without an answer (solver.go)
 	RegionNone     int // region searches (region.go) that excluded a label or transition
 	RegionFound    int // region searches that found a state taking it
 	RegionUnknown  int // region searches that ran out of budget
@@ -162,6 +171,9 @@ type Result struct {
 	// prop is the property answered (Export's policy facts step the
 	// explicit semantics of it).
 	prop *symbolic.Property
+	// unanswered counts the bounded policy queries without an answer
+	// (for tests).
+	unanswered int
 }
 
 // DefaultQueryTimeout bounds an SMT query over a learned policy's encoding.
@@ -232,8 +244,11 @@ type engine struct {
 	ch    *chooser
 	preds *predSet
 	stats Stats
-	start time.Time
-	last  time.Time
+	// bounded counts the bounded policy queries asked (Options.loseQuery),
+	// unanswered those that gave no answer (for tests).
+	bounded, unanswered int
+	start               time.Time
+	last                time.Time
 	// impossible[key]: label tests answered "never" on a cube of an
 	// earlier abstraction (key: predicate count, cube, label).
 	impossible map[string]uint8
@@ -373,6 +388,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	if res != nil {
 		res.Exact = r.ch.exact
 		res.prop = prop
+		res.unanswered = r.unanswered
 		r.stats.Predicates = len(r.preds.list)
 		r.stats.Elapsed = time.Since(r.start)
 		res.Stats = r.stats

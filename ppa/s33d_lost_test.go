@@ -1,0 +1,229 @@
+package ppa
+
+// s33d: a bounded policy query that gets no answer (its QueryTimeout, or
+// a resource limit) leaves Z3's solver lost (smt answers Unknown on it
+// until Reset, since Z3 4.8.12 may drop assertions in such a check).
+// Before session 33 every later query of the abstraction then answered
+// Unknown and the run ended undecided; the abstraction's solver
+// (solver.go) is now rebuilt with its base and its open scopes.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"vigil/internal/testutil"
+	"vigil/smt"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// TestS33dRebuildKeepsScopes: a solver lost by a check under a resource
+// limit of 1 answers again after rebuild, with its base and both open
+// scopes' assertions in place, and pops as before.
+func TestS33dRebuildKeepsScopes(t *testing.T) {
+	x, err := smt.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	r := &engine{ctx: context.Background(), x: x}
+	const n = 60
+	var vs []smt.Term
+	for i := 0; i <= n; i++ {
+		vs = append(vs, x.IntConst(fmt.Sprint("v", i)))
+	}
+	var base []smt.Term
+	for i := 0; i < n; i++ {
+		base = append(base, x.Eq(vs[i], x.Add(vs[i+1], x.Int(1))))
+	}
+	a := x.BoolConst("a")
+	base = append(base, x.Implies(a, x.Lt(vs[0], vs[n]))) // unsat under a
+	y, z := x.IntConst("y"), x.IntConst("z")
+	s, err := r.newSolver(base, true, x.Not(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := func(what string, w smt.Result, as ...smt.Term) {
+		t.Helper()
+		if got, err := r.check(s.Solver, as...); err != nil || got != w {
+			t.Fatalf("%s: %v %v (%q), want %v", what, got, err, s.ReasonUnknown(), w)
+		}
+	}
+	must(s.Push())
+	must(s.Assert(x.Ge(y, x.Int(5))))
+	must(s.Push())
+	must(s.Assert(x.Eq(z, x.Add(y, x.Int(1)))))
+	must(s.SetLimits(smt.Limits{Rlimit: 1}))
+	want("under rlimit 1", smt.Unknown, a)
+	must(s.SetLimits(smt.Limits{}))
+	want("the lost solver, without a limit", smt.Unknown, a)
+	must(s.rebuild())
+	if s.Scopes() != 2 || r.stats.Rebuilds != 1 {
+		t.Fatalf("after rebuild: %d scopes, %d rebuilds; want 2, 1", s.Scopes(), r.stats.Rebuilds)
+	}
+	want("the base, rebuilt", smt.Unsat, a)
+	want("scope 2, rebuilt", smt.Unsat, x.Le(z, x.Int(5)))
+	must(s.Pop(1))
+	want("scope 2 popped", smt.Sat, x.Le(z, x.Int(5)))
+	want("scope 1, rebuilt", smt.Unsat, x.Le(y, x.Int(4)))
+	must(s.Pop(1))
+	want("scope 1 popped", smt.Sat, x.Le(y, x.Int(4)))
+	want("the base again", smt.Unsat, a)
+}
+
+// TestS33dLostPolicyQueryAgainstBFS: the tree-ensemble and network models
+// of s32t, with every cube through SMT (NoEnumeration, so that policy
+// queries are asked), the first, every other, or every bounded policy
+// query lost (a resource limit of 1), against bfs. A lost query counts
+// as "may be chosen", so a verdict may need more refinement, but none
+// may differ from bfs, and runs that lost queries must still decide:
+// before the rebuild, every one of them ended unknown.
+func TestS33dLostPolicyQueryAgainstBFS(t *testing.T) {
+	n := 20
+	if testing.Short() {
+		n = 10
+	}
+	dir := t.TempDir()
+	tally := map[string]int{}
+	decidedAfterLoss := 0
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		sp := s32tGen(seed, dir)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("e%d.json", seed)), []byte(sp.ens), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m := testutil.LoadSource(t, fmt.Sprintf("s32t%d.spec", seed), sp.src)
+		prop, pd := m.Properties[0], m.Policies[0]
+		pol, err := symbolic.Instantiate(m, pd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec, err := explicit.PolicyDecider(m, pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := explicit.Search(context.Background(), testutil.Generator(t, m, prop), explicit.Options{Policy: dec, StopAtUnsafe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lose := range []struct {
+			name string
+			f    func(int) bool
+		}{
+			{"first", func(q int) bool { return q == 0 }},
+			{"even", func(q int) bool { return q%2 == 0 }},
+			{"all", func(int) bool { return true }},
+		} {
+			forced := 0
+			o := Options{Policy: pol, NoEnumeration: true, MaxIterations: 60, loseQuery: func(q int) bool {
+				f := lose.f(q)
+				if f {
+					forced++
+				}
+				return f
+			}}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			begin := time.Now()
+			res, err := Check(ctx, m, prop, pd, o)
+			cancel()
+			if d := time.Since(begin); d > time.Second {
+				t.Logf("seed %d, lose %s: %v (%s), %v", seed, lose.name, res.Verdict, res.Reason, d)
+			}
+			if err != nil {
+				if strings.Contains(err.Error(), "--engine polic3 or bfs") {
+					tally["refused (network)"]++
+					break
+				}
+				t.Fatalf("seed %d, lose %s: %v", seed, lose.name, err)
+			}
+			tally[fmt.Sprintf("%v (rebuilds %v)", res.Verdict, res.Stats.Rebuilds > 0)]++
+			if res.Verdict != explicit.Unknown && res.Verdict != want.Verdict {
+				t.Errorf("seed %d, lose %s: ppa %v, bfs %v\n%s\n%s", seed, lose.name, res.Verdict, want.Verdict, sp.src, sp.ens)
+			}
+			if res.Stats.Rebuilds > 0 && res.Verdict != explicit.Unknown {
+				decidedAfterLoss++
+			}
+			if res.Verdict == explicit.Unknown && ctx.Err() != nil {
+				continue // stopped: its last query's answer was not read
+			}
+			if res.Stats.Rebuilds != forced {
+				t.Errorf("seed %d, lose %s: %d rebuilds after %d lost queries", seed, lose.name, res.Stats.Rebuilds, forced)
+			}
+			if res.unanswered != forced {
+				// the queries after a lost one answered Unknown (and
+				// counted as "chosen") until the end of the abstraction
+				t.Errorf("seed %d, lose %s: %d policy queries without an answer, %d lost on purpose", seed, lose.name, res.unanswered, forced)
+			}
+			if res.Verdict == explicit.Unknown && strings.Contains(res.Reason, "rlimit 1") {
+				t.Errorf("seed %d, lose %s: unknown for the lost query's reason (%s)", seed, lose.name, res.Reason)
+			}
+		}
+	}
+	t.Logf("%d models: %v", n, tally)
+	if decidedAfterLoss == 0 {
+		t.Fatalf("no run lost a policy query and decided: the test asks nothing (%v)", tally)
+	}
+}
+
+// TestS33dStopAtWarmUp: a stop that lands as the abstraction's solver
+// internalizes the policy's encoding (the warm-up check, which the stop
+// gives up; before, the first Push did this work and heard no stop)
+// ends the run with Unknown and the stop's reason, never an error; so
+// does a stop a little later, inside that check or after it.
+func TestS33dStopAtWarmUp(t *testing.T) {
+	dir := t.TempDir()
+	sp := s32tGen(3, dir)
+	if err := os.WriteFile(filepath.Join(dir, "e3.json"), []byte(sp.ens), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := testutil.LoadSource(t, "s32t3.spec", sp.src)
+	prop, pd := m.Properties[0], m.Policies[0]
+	pol, err := symbolic.Instantiate(m, pd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := Check(context.Background(), m, prop, pd, Options{Policy: pol, NoEnumeration: true})
+	if err != nil || whole.Verdict == explicit.Unknown {
+		t.Fatalf("uninterrupted: %v %v", whole, err)
+	}
+	for k := 0; k < 6; k++ {
+		for _, delay := range []time.Duration{0, time.Millisecond, 20 * time.Millisecond} {
+			ctx, cancel := context.WithCancel(context.Background())
+			warm := 0
+			o := Options{Policy: pol, NoEnumeration: true, beforeWarm: func() {
+				if warm++; warm == k+1 {
+					if delay == 0 {
+						cancel()
+					} else {
+						time.AfterFunc(delay, cancel)
+					}
+				}
+			}}
+			res, err := Check(ctx, m, prop, pd, o)
+			cancel()
+			if err != nil {
+				t.Fatalf("stop at warm-up %d (+%v): error %v", k, delay, err)
+			}
+			if warm <= k {
+				continue // fewer warm-ups than k: the run ended first
+			}
+			if delay == 0 && (res.Verdict != explicit.Unknown || res.Reason != "interrupted") {
+				t.Fatalf("stop at warm-up %d: %v (%q), want unknown (interrupted)", k, res.Verdict, res.Reason)
+			}
+			if res.Verdict != explicit.Unknown && res.Verdict != whole.Verdict {
+				t.Fatalf("stop at warm-up %d (+%v): %v, want %v or unknown", k, delay, res.Verdict, whole.Verdict)
+			}
+		}
+	}
+}
