@@ -117,9 +117,11 @@ type Options struct {
 	// under a resource limit of 1 instead of QueryTimeout, which Z3
 	// spends at once, so that tests lose the solver cheaply.
 	loseQuery func(n int) bool
-	// beforeWarm, when set, runs before each warm-up check of a solver
-	// (solver.go), so that tests stop a run there.
-	beforeWarm func()
+	// beforeWarm and beforeAsserts, when set, run before each warm-up
+	// check of a solver and before the assertions of its base (on
+	// their goroutine, under a context that can end: solver.go), so
+	// that tests stop a run there.
+	beforeWarm, beforeAsserts func()
 	// checkStarts makes every refinement of the start cubes
 	// (startcubes.go) compare itself with their enumeration from scratch,
 	// and fail on a difference (for tests).
@@ -171,9 +173,10 @@ type Result struct {
 	// prop is the property answered (Export's policy facts step the
 	// explicit semantics of it).
 	prop *symbolic.Property
-	// unanswered counts the bounded policy queries without an answer
-	// (for tests).
+	// unanswered counts the bounded policy queries without an answer,
+	// handedOff reports assertions abandoned by a stop (for tests).
 	unanswered int
+	handedOff  bool
 }
 
 // DefaultQueryTimeout bounds an SMT query over a learned policy's encoding.
@@ -244,6 +247,9 @@ type engine struct {
 	ch    *chooser
 	preds *predSet
 	stats Stats
+	// handedOff: a stop abandoned assertions still running in x on a
+	// goroutine of their own (assertAll), which closes x.
+	handedOff bool
 	// bounded counts the bounded policy queries asked (Options.loseQuery),
 	// unanswered those that gave no answer (for tests).
 	bounded, unanswered int
@@ -369,7 +375,11 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		res.Stats.Elapsed = time.Since(begin)
 		return res, nil
 	}
-	defer x.Close()
+	defer func() {
+		if !r.handedOff {
+			x.Close()
+		}
+	}()
 	if err != nil {
 		return nil, err
 	}
@@ -388,7 +398,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	if res != nil {
 		res.Exact = r.ch.exact
 		res.prop = prop
-		res.unanswered = r.unanswered
+		res.unanswered, res.handedOff = r.unanswered, r.handedOff
 		r.stats.Predicates = len(r.preds.list)
 		r.stats.Elapsed = time.Since(r.start)
 		res.Stats = r.stats

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -176,11 +177,12 @@ func TestS33dLostPolicyQueryAgainstBFS(t *testing.T) {
 	}
 }
 
-// TestS33dStopAtWarmUp: a stop that lands as the abstraction's solver
-// internalizes the policy's encoding (the warm-up check, which the stop
-// gives up; before, the first Push did this work and heard no stop)
-// ends the run with Unknown and the stop's reason, never an error; so
-// does a stop a little later, inside that check or after it.
+// TestS33dStopAtWarmUp: a stop that lands as a solver of the abstraction
+// takes the policy's encoding (its assertions, which the stop abandons on
+// their goroutine) or internalizes it (the warm-up check, which the stop
+// gives up; before, the first Push did this work and heard no stop) ends
+// the run with Unknown and the stop's reason, never an error; so does a
+// stop a little later. No goroutine is left once abandoned assertions end.
 func TestS33dStopAtWarmUp(t *testing.T) {
 	dir := t.TempDir()
 	sp := s32tGen(3, dir)
@@ -197,33 +199,66 @@ func TestS33dStopAtWarmUp(t *testing.T) {
 	if err != nil || whole.Verdict == explicit.Unknown {
 		t.Fatalf("uninterrupted: %v %v", whole, err)
 	}
-	for k := 0; k < 6; k++ {
-		for _, delay := range []time.Duration{0, time.Millisecond, 20 * time.Millisecond} {
-			ctx, cancel := context.WithCancel(context.Background())
-			warm := 0
-			o := Options{Policy: pol, NoEnumeration: true, beforeWarm: func() {
-				if warm++; warm == k+1 {
-					if delay == 0 {
-						cancel()
-					} else {
-						time.AfterFunc(delay, cancel)
+	base := runtime.NumGoroutine()
+	handedOff := 0
+	for _, at := range []string{"asserts", "warm-up"} {
+		for k := 0; k < 6; k++ {
+			for _, delay := range []time.Duration{0, time.Millisecond, 20 * time.Millisecond} {
+				ctx, cancel := context.WithCancel(context.Background())
+				calls := 0
+				o := Options{Policy: pol, NoEnumeration: true}
+				if at == "asserts" {
+					// on the assertions' goroutine: the stop, then
+					// assertions that take delay (the run returns
+					// meanwhile, leaving them the context to close)
+					o.beforeAsserts = func() {
+						if calls++; calls == k+1 {
+							cancel()
+							time.Sleep(delay)
+						}
+					}
+				} else {
+					o.beforeWarm = func() {
+						if calls++; calls == k+1 {
+							if delay == 0 {
+								cancel()
+							} else {
+								time.AfterFunc(delay, cancel)
+							}
+						}
 					}
 				}
-			}}
-			res, err := Check(ctx, m, prop, pd, o)
-			cancel()
-			if err != nil {
-				t.Fatalf("stop at warm-up %d (+%v): error %v", k, delay, err)
-			}
-			if warm <= k {
-				continue // fewer warm-ups than k: the run ended first
-			}
-			if delay == 0 && (res.Verdict != explicit.Unknown || res.Reason != "interrupted") {
-				t.Fatalf("stop at warm-up %d: %v (%q), want unknown (interrupted)", k, res.Verdict, res.Reason)
-			}
-			if res.Verdict != explicit.Unknown && res.Verdict != whole.Verdict {
-				t.Fatalf("stop at warm-up %d (+%v): %v, want %v or unknown", k, delay, res.Verdict, whole.Verdict)
+				res, err := Check(ctx, m, prop, pd, o)
+				cancel()
+				if err != nil {
+					t.Fatalf("stop at %s %d (+%v): error %v", at, k, delay, err)
+				}
+				if calls <= k {
+					continue // fewer than k+1 calls: the run ended first
+				}
+				if res.handedOff {
+					handedOff++
+				}
+				if delay == 0 && (res.Verdict != explicit.Unknown || res.Reason != "interrupted") {
+					t.Fatalf("stop at %s %d: %v (%q), want unknown (interrupted)", at, k, res.Verdict, res.Reason)
+				}
+				if res.Verdict != explicit.Unknown && res.Verdict != whole.Verdict {
+					t.Fatalf("stop at %s %d (+%v): %v, want %v or unknown", at, k, delay, res.Verdict, whole.Verdict)
+				}
 			}
 		}
 	}
+	if handedOff == 0 {
+		t.Fatalf("no stop abandoned assertions: the test asks nothing of assertAll's goroutine")
+	}
+	// assertions left running close the context and end
+	deadline := time.Now().Add(20 * time.Second)
+	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > base {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("%d goroutines left, %d before\n%s", g, base, buf[:runtime.Stack(buf, true)])
+	}
+	t.Logf("%d runs abandoned assertions; goroutines back to %d after %v", handedOff, base, time.Since(deadline.Add(-20*time.Second)))
 }
