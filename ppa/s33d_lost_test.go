@@ -149,6 +149,11 @@ func TestS33dLostPolicyQueryAgainstBFS(t *testing.T) {
 				t.Fatalf("seed %d, lose %s: %v", seed, lose.name, err)
 			}
 			tally[fmt.Sprintf("%v (rebuilds %v)", res.Verdict, res.Stats.Rebuilds > 0)]++
+			if forced > 0 && lose.name == "first" {
+				// ppa/FIGURES.md's table
+				t.Logf("seed %d, first query lost: bfs %v, ppa %v %s (%d policy queries unanswered, %d SMT calls, %d iterations)",
+					seed, want.Verdict, res.Verdict, res.Reason, res.unanswered, res.Stats.SMTCalls, res.Stats.Iterations)
+			}
 			if res.Verdict != explicit.Unknown && res.Verdict != want.Verdict {
 				t.Errorf("seed %d, lose %s: ppa %v, bfs %v\n%s\n%s", seed, lose.name, res.Verdict, want.Verdict, sp.src, sp.ens)
 			}
