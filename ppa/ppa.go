@@ -626,6 +626,11 @@ var errUnknown = errors.New("ppa: the solver answered unknown")
 
 func (r *engine) solverUnknown() *Result {
 	reason := r.reason
+	if why := ctxReason(r.ctx); why != "" {
+		// stopped: not the reason of a check before the stop (a lost
+		// policy query's, when the stop came during the rebuild)
+		reason = why
+	}
 	if reason == "" {
 		reason = "the solver answered unknown"
 	}

@@ -267,3 +267,52 @@ func TestS33dStopAtWarmUp(t *testing.T) {
 	}
 	t.Logf("%d runs abandoned assertions; goroutines back to %d after %v", handedOff, base, time.Since(deadline.Add(-20*time.Second)))
 }
+
+// TestS33dStopAtRebuild: a stop that lands while a lost solver is
+// rebuilt, during the assertions of its base (which it abandons), ends
+// the run with Unknown and the stop's reason (before, the lost query's
+// "resource limit (rlimit 1)"); the policy query that asked unwinds (its
+// Pop fails with errUnknown rather than call Z3 in the context the
+// abandoned assertions still use: Z3 calls are C memory, which the race
+// detector does not see, so this is by construction, not by -race).
+func TestS33dStopAtRebuild(t *testing.T) {
+	dir := t.TempDir()
+	stopped := 0
+	for _, seed := range []uint64{3, 11, 13, 18} {
+		sp := s32tGen(seed, dir)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("e%d.json", seed)), []byte(sp.ens), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m := testutil.LoadSource(t, fmt.Sprintf("s32t%d.spec", seed), sp.src)
+		prop, pd := m.Properties[0], m.Policies[0]
+		pol, err := symbolic.Instantiate(m, pd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		armed := false
+		o := Options{Policy: pol, NoEnumeration: true,
+			loseQuery: func(q int) bool { armed = q == 0; return armed },
+			beforeAsserts: func() {
+				if armed { // the rebuild's assertions
+					cancel()
+					time.Sleep(20 * time.Millisecond)
+				}
+			}}
+		res, err := Check(ctx, m, prop, pd, o)
+		cancel()
+		if err != nil {
+			t.Fatalf("seed %d: error %v", seed, err)
+		}
+		if !armed {
+			continue // no policy query lost: no rebuild
+		}
+		if res.Verdict != explicit.Unknown || res.Reason != "interrupted" {
+			t.Fatalf("seed %d: %v (%q), want unknown (interrupted)", seed, res.Verdict, res.Reason)
+		}
+		stopped++
+	}
+	if stopped == 0 {
+		t.Fatal("no run rebuilt a solver: the test asks nothing")
+	}
+}

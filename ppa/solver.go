@@ -169,7 +169,7 @@ func (s *solver) rebuild() error {
 // spend after its stop; the context's Close frees it (in the background
 // for a large context).
 func (s *solver) drop(t *smt.Solver) {
-	if s.r.ctx.Err() == nil {
+	if s.r.ctx.Err() == nil && !s.r.handedOff {
 		t.Close()
 	}
 }
@@ -181,8 +181,15 @@ func (s *solver) Close() {
 	}
 }
 
-// Assert adds t to the solver, in the innermost open scope.
+// Assert adds t to the solver, in the innermost open scope. Push, Pop
+// and Assert fail with errUnknown once a stop has left the context to
+// abandoned assertions (assertAll), which may still run in it: the
+// callers that unwind after the stop (policyQuery's Pop) must not touch
+// it.
 func (s *solver) Assert(t smt.Term) error {
+	if s.r.handedOff {
+		return errUnknown
+	}
 	if err := s.Solver.Assert(t); err != nil {
 		return err
 	}
@@ -196,6 +203,9 @@ func (s *solver) Assert(t smt.Term) error {
 
 // Push opens a scope.
 func (s *solver) Push() error {
+	if s.r.handedOff {
+		return errUnknown
+	}
 	if err := s.Solver.Push(); err != nil {
 		return err
 	}
@@ -205,6 +215,9 @@ func (s *solver) Push() error {
 
 // Pop closes n scopes.
 func (s *solver) Pop(n int) error {
+	if s.r.handedOff {
+		return errUnknown
+	}
 	if err := s.Solver.Pop(n); err != nil {
 		return err
 	}
