@@ -142,15 +142,21 @@ func (r *engine) startAtIn(e *smt.Encoder, vs []smt.Term) (smt.Term, error) {
 type abstraction struct {
 	r *engine
 	n int // predicates
-	s *smt.Solver
+	s *solver
 	// free, for a learned policy, holds the states in range and the
 	// steps without the policy (under the step literals), and the cube
 	// being expanded as s does: the queries that read a state from a
 	// model and do not ask about the policy (start cubes, successor
 	// candidates, witnesses) go there, since Z3's model of s holds the
 	// network's encoding, which cost every model read (Decode) 0.5-1 ms
-	// on be3 (27% of be3_32x32_safe's CPU time). nil: s serves.
-	free   *smt.Solver
+	// on be3 (27% of be3_32x32_safe's CPU time). nil: s serves. So do
+	// the other checks without the policy (applicability, the unsafe
+	// and range-error parts of the bad region, the sure labels): on s,
+	// with the policy's literal free, Z3 spent 40 s (under load) on one
+	// applicability check over 200 trees (trees/FIGURES.md's stop
+	// model), and they answered Unknown once a policy query had lost
+	// s (solver.go).
+	free   *solver
 	pc, pn []smt.Term // predicates over Cur and Next
 	lab    []smt.Term // per label: activates trans[a] (and pol)
 	step   []smt.Term // per label: activates the step without the policy
@@ -176,11 +182,6 @@ func (r *engine) newAbstraction() (*abstraction, error) {
 		ab.pc = append(ab.pc, e.Cond(p.c, e.Cur))
 		ab.pn = append(ab.pn, e.Cond(p.c, e.Next))
 	}
-	s, err := x.NewSolver()
-	if err != nil {
-		return nil, err
-	}
-	ab.s = s
 	// The policy's side constraints only under an activation literal:
 	// queries that do not ask about the policy (start cubes, the bad
 	// region's unsafe part, applicability) do not see the network.
@@ -197,31 +198,31 @@ func (r *engine) newAbstraction() (*abstraction, error) {
 	if err := x.Err(); err != nil {
 		return nil, err
 	}
-	for _, t := range asserts {
-		if err := s.Assert(t); err != nil {
-			return nil, err
-		}
+	// Internalized by a check without the policy (solver.go), which
+	// the run's stop can give up, unlike the first Push.
+	var err error
+	if ab.s, err = r.newSolver(asserts, true, x.Not(ab.pol)); err != nil {
+		return nil, err
 	}
 	if r.cert != nil {
-		if ab.free, err = x.NewSolver(); err != nil {
-			s.Close()
-			return nil, err
-		}
 		free := []smt.Term{e.InRange(e.Cur)}
 		for a := range r.m.Labels {
 			free = append(free, x.Implies(ab.step[a], r.steps[a]))
 		}
-		for _, t := range free {
-			if err := ab.free.Assert(t); err != nil {
-				return nil, err
-			}
+		if err := x.Err(); err != nil {
+			ab.s.Close()
+			return nil, err
+		}
+		if ab.free, err = r.newSolver(free, true); err != nil {
+			ab.s.Close()
+			return nil, err
 		}
 	}
 	return ab, nil
 }
 
 // freeSolver returns the solver of the queries without the policy.
-func (ab *abstraction) freeSolver() *smt.Solver {
+func (ab *abstraction) freeSolver() *solver {
 	if ab.free != nil {
 		return ab.free
 	}
@@ -245,8 +246,8 @@ func (ab *abstraction) cube(vals []bool, ts []smt.Term) smt.Term {
 // of the last check: the state is read from the model and the predicates
 // evaluated on it (valsOf), which costs far less than Z3's evaluation of
 // the predicates' terms in the model (be3_16x16_safe: 19.6 of 65 CPU s).
-func (ab *abstraction) values(s *smt.Solver, vs []smt.Term) ([]bool, error) {
-	st, err := ab.r.e.Decode(s, vs)
+func (ab *abstraction) values(s *solver, vs []smt.Term) ([]bool, error) {
+	st, err := ab.r.e.Decode(s.Solver, vs)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +257,7 @@ func (ab *abstraction) values(s *smt.Solver, vs []smt.Term) ([]bool, error) {
 // allCubes enumerates the cubes of the state Cur (next false) or Next
 // of the models of the solver s's assertions plus assumptions, calling f
 // for each; the blocking clauses live in a scope of their own.
-func (ab *abstraction) allCubes(s *smt.Solver, next bool, f func(vals []bool) error, assumptions ...smt.Term) error {
+func (ab *abstraction) allCubes(s *solver, next bool, f func(vals []bool) error, assumptions ...smt.Term) error {
 	r, x := ab.r, ab.r.x
 	vs, ts := r.e.Cur, ab.pc
 	if next {
@@ -268,7 +269,7 @@ func (ab *abstraction) allCubes(s *smt.Solver, next bool, f func(vals []bool) er
 	defer s.Pop(1)
 	seen := map[string]bool{}
 	for {
-		res, err := r.check(s, assumptions...)
+		res, err := r.check(s.Solver, assumptions...)
 		if err != nil {
 			return err
 		}
@@ -306,7 +307,7 @@ func (ab *abstraction) allCubes(s *smt.Solver, next bool, f func(vals []bool) er
 
 // termValues reads the predicates' terms ts in the model of the last
 // check.
-func (ab *abstraction) termValues(s *smt.Solver, ts []smt.Term) ([]bool, error) {
+func (ab *abstraction) termValues(s *solver, ts []smt.Term) ([]bool, error) {
 	out := make([]int64, len(ts))
 	if err := s.Eval(ts, out); err != nil {
 		return nil, err
@@ -512,7 +513,7 @@ func (ab *abstraction) expand(i int, onlyBad bool) (bool, error) {
 	if r.mayLeaveRange() {
 		assume = append(assume, ab.pol)
 	}
-	res, err := r.check(s, assume...)
+	res, err := r.check(s.Solver, assume...)
 	if err != nil {
 		return false, err
 	}
@@ -535,7 +536,7 @@ func (ab *abstraction) expand(i int, onlyBad bool) (bool, error) {
 			continue
 		}
 		if r.decl != nil {
-			res, err = r.check(s, ab.pol, r.chosen[a])
+			res, err = r.check(s.Solver, ab.pol, r.chosen[a])
 			if err != nil {
 				return false, err
 			}
@@ -579,10 +580,11 @@ func (ab *abstraction) cached(vals []bool, a symbolic.LabelID) uint8 {
 }
 
 // mayTake reports whether label l is worth asking about in node nd's cube
-// (asserted in ab.s): false where the cache already knows that l is not
-// applicable or never chosen there (the latter recorded in nd.never), or
-// where an SMT check shows that l is applicable nowhere in the cube (then
-// cached). An undecided check is errUnknown.
+// (asserted in ab.s and ab.free; the check goes to the latter): false
+// where the cache already knows that l is not applicable or never chosen
+// there (the latter recorded in nd.never), or where an SMT check shows
+// that l is applicable nowhere in the cube (then cached). An undecided
+// check is errUnknown.
 func (ab *abstraction) mayTake(nd *node, l symbolic.LabelID) (bool, error) {
 	r := ab.r
 	if why := ab.cached(nd.vals, l); why != 0 {
@@ -592,7 +594,7 @@ func (ab *abstraction) mayTake(nd *node, l symbolic.LabelID) (bool, error) {
 		}
 		return false, nil
 	}
-	res, err := r.check(ab.s, r.nonterm, r.app[l])
+	res, err := r.check(ab.freeSolver().Solver, r.nonterm, r.app[l])
 	if err != nil {
 		return false, err
 	}

@@ -83,8 +83,8 @@ func (e *learnedExpansion) needSure() error {
 // policy query, as for transitions).
 func (e *learnedExpansion) bad() (bool, error) {
 	ab := e.ab
-	r, s, m := ab.r, ab.s, ab.r.m
-	res, err := r.check(s, r.unsafe)
+	r, s, m := ab.r, ab.freeSolver(), ab.r.m
+	res, err := r.check(s.Solver, r.unsafe)
 	if err != nil {
 		return false, err
 	}
@@ -98,7 +98,7 @@ func (e *learnedExpansion) bad() (bool, error) {
 		if !r.mayLeaveRange() {
 			break
 		}
-		res, err := r.check(s, r.nonterm, r.rangeErr[a])
+		res, err := r.check(s.Solver, r.nonterm, r.rangeErr[a])
 		if err != nil {
 			return false, err
 		}
@@ -108,7 +108,7 @@ func (e *learnedExpansion) bad() (bool, error) {
 		if res == smt.Unsat {
 			continue
 		}
-		st, err := r.e.Decode(s, r.e.Cur)
+		st, err := r.e.Decode(s.Solver, r.e.Cur)
 		if err != nil {
 			return false, err
 		}
@@ -292,14 +292,14 @@ func (ab *abstraction) witness(c []bool, a symbolic.LabelID, xp *explicit.Expans
 		return false, err
 	}
 	for k := 0; k < witnesses; k++ {
-		res, err := r.check(s, ab.step[a])
+		res, err := r.check(s.Solver, ab.step[a])
 		if err != nil {
 			return false, err
 		}
 		if res != smt.Sat {
 			return false, nil
 		}
-		st, err := r.e.Decode(s, r.e.Cur)
+		st, err := r.e.Decode(s.Solver, r.e.Cur)
 		if err != nil {
 			return false, err
 		}
@@ -325,7 +325,7 @@ func (ab *abstraction) sure() ([]symbolic.LabelID, error) {
 	r, x := ab.r, ab.r.x
 	var out []symbolic.LabelID
 	for a := range r.m.Labels {
-		res, err := r.check(ab.s, x.Not(r.app[a]))
+		res, err := r.check(ab.freeSolver().Solver, x.Not(r.app[a]))
 		if err != nil {
 			return nil, err
 		}
@@ -337,20 +337,34 @@ func (ab *abstraction) sure() ([]symbolic.LabelID, error) {
 }
 
 // bounded is a check under Options.QueryTimeout; Unknown is returned only
-// for the limit (cancellation is errUnknown).
+// for the limit (cancellation is errUnknown). A check that ran out of its
+// limit leaves the solver lost (every later check Unknown, solver.go):
+// it is rebuilt, so that the abstraction's later queries answer again.
 func (ab *abstraction) bounded(assumptions ...smt.Term) (smt.Result, error) {
 	r, s := ab.r, ab.s
-	if err := s.SetLimits(smt.Limits{Timeout: r.opts.QueryTimeout}); err != nil {
+	l := smt.Limits{Timeout: r.opts.QueryTimeout}
+	if r.opts.loseQuery != nil && r.opts.loseQuery(r.bounded) {
+		l = smt.Limits{Rlimit: 1}
+	}
+	r.bounded++
+	if err := s.SetLimits(l); err != nil {
 		return smt.Unknown, err
 	}
-	res, err := r.check(s, assumptions...)
-	if lerr := s.SetLimits(smt.Limits{}); err == nil {
-		err = lerr
+	res, err := r.check(s.Solver, assumptions...)
+	if err != nil {
+		return res, err
 	}
-	if err == nil && res == smt.Unknown && r.ctx.Err() != nil {
-		return res, errUnknown
+	if res == smt.Unknown {
+		if r.ctx.Err() != nil {
+			return res, errUnknown
+		}
+		r.unanswered++
+		if err := s.rebuild(); err != nil {
+			return res, err
+		}
+		return res, nil
 	}
-	return res, err
+	return res, s.SetLimits(smt.Limits{})
 }
 
 func (ab *abstraction) cacheKey(nd *node, a symbolic.LabelID) string {

@@ -112,6 +112,16 @@ type Options struct {
 	// region search split down to small boxes and ask the certifier on
 	// them.
 	leafLimit int
+	// loseQuery, when set, is asked before each bounded policy query
+	// (learned.go) with its number in the run (from 0); true runs it
+	// under a resource limit of 1 instead of QueryTimeout, which Z3
+	// spends at once, so that tests lose the solver cheaply.
+	loseQuery func(n int) bool
+	// beforeWarm and beforeAsserts, when set, run before each warm-up
+	// check of a solver and before the assertions of its base (on
+	// their goroutine, under a context that can end: solver.go), so
+	// that tests stop a run there.
+	beforeWarm, beforeAsserts func()
 	// checkStarts makes every refinement of the start cubes
 	// (startcubes.go) compare itself with their enumeration from scratch,
 	// and fail on a difference (for tests).
@@ -129,6 +139,7 @@ type Stats struct {
 	Spurious       int // spurious abstract paths
 	CertCalls      int // PolIC3 certifier calls (learned policies)
 	Undecided      int // policy queries kept unanswered (over-approximated)
+	Rebuilds       int // solvers rebuilt after a policy query without an answer (solver.go)
 	RegionNone     int // region searches (region.go) that excluded a label or transition
 	RegionFound    int // region searches that found a state taking it
 	RegionUnknown  int // region searches that ran out of budget
@@ -162,6 +173,10 @@ type Result struct {
 	// prop is the property answered (Export's policy facts step the
 	// explicit semantics of it).
 	prop *symbolic.Property
+	// unanswered counts the bounded policy queries without an answer,
+	// handedOff reports assertions abandoned by a stop (for tests).
+	unanswered int
+	handedOff  bool
 }
 
 // DefaultQueryTimeout bounds an SMT query over a learned policy's encoding.
@@ -232,8 +247,14 @@ type engine struct {
 	ch    *chooser
 	preds *predSet
 	stats Stats
-	start time.Time
-	last  time.Time
+	// handedOff: a stop abandoned assertions still running in x on a
+	// goroutine of their own (assertAll), which closes x.
+	handedOff bool
+	// bounded counts the bounded policy queries asked (Options.loseQuery),
+	// unanswered those that gave no answer (for tests).
+	bounded, unanswered int
+	start               time.Time
+	last                time.Time
 	// impossible[key]: label tests answered "never" on a cube of an
 	// earlier abstraction (key: predicate count, cube, label).
 	impossible map[string]uint8
@@ -354,7 +375,11 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		res.Stats.Elapsed = time.Since(begin)
 		return res, nil
 	}
-	defer x.Close()
+	defer func() {
+		if !r.handedOff {
+			x.Close()
+		}
+	}()
 	if err != nil {
 		return nil, err
 	}
@@ -373,6 +398,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	if res != nil {
 		res.Exact = r.ch.exact
 		res.prop = prop
+		res.unanswered, res.handedOff = r.unanswered, r.handedOff
 		r.stats.Predicates = len(r.preds.list)
 		r.stats.Elapsed = time.Since(r.start)
 		res.Stats = r.stats
@@ -600,6 +626,11 @@ var errUnknown = errors.New("ppa: the solver answered unknown")
 
 func (r *engine) solverUnknown() *Result {
 	reason := r.reason
+	if why := ctxReason(r.ctx); why != "" {
+		// stopped: not the reason of a check before the stop (a lost
+		// policy query's, when the stop came during the rebuild)
+		reason = why
+	}
 	if reason == "" {
 		reason = "the solver answered unknown"
 	}

@@ -170,7 +170,7 @@ func (ab *abstraction) cubesIn(old int, prefix []bool, f func([]bool, symbolic.S
 		}
 	}
 	for {
-		res, err := r.check(s)
+		res, err := r.check(s.Solver)
 		if err != nil {
 			return err
 		}
@@ -180,7 +180,7 @@ func (ab *abstraction) cubesIn(old int, prefix []bool, f func([]bool, symbolic.S
 		case smt.Unsat:
 			return nil
 		}
-		st, err := r.e.Decode(s, r.e.Cur)
+		st, err := r.e.Decode(s.Solver, r.e.Cur)
 		if err != nil {
 			return err
 		}
