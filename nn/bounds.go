@@ -175,6 +175,9 @@ type bounder struct {
 	// found the split constraints contradict each other over the box.
 	phase [][]int8
 	empty bool
+	// tol: per layer and neuron, the gap beyond 0 at which clamp finds a
+	// split domain empty (emptyTol); nil until needed for the box.
+	tol [][]float64
 	// spec, off: the rows of the last lower() call with the output
 	// transform folded in (used to rank ReLU splits).
 	spec, off []float64
@@ -279,9 +282,9 @@ func (b *bounder) ibpTo(from, to int) {
 
 // clamp applies the split constraints of layer k to its bounds: z >= 0
 // raises the lower bound to 0, z <= 0 lowers the upper bound to 0. This
-// is sound on the split domain, a subset of the box. When a sound bound
-// already excludes the constrained side by more than the rounding margin,
-// the domain is empty.
+// is sound on the split domain, a subset of the box. When a bound already
+// excludes the constrained side by more than its rounding error can
+// explain (emptyTol), the domain is empty.
 func (b *bounder) clamp(k int) {
 	if b.phase == nil || b.phase[k] == nil {
 		return
@@ -290,12 +293,12 @@ func (b *bounder) clamp(k int) {
 	for i, ph := range b.phase[k] {
 		switch ph {
 		case 1:
-			if hi[i] < -margin {
+			if hi[i] < -b.emptyTol(k, i) {
 				b.empty = true
 			}
 			lo[i], hi[i] = max(lo[i], 0), max(hi[i], 0)
 		case -1:
-			if lo[i] > margin {
+			if lo[i] > b.emptyTol(k, i) {
 				b.empty = true
 			}
 			lo[i], hi[i] = min(lo[i], 0), min(hi[i], 0)
@@ -303,10 +306,76 @@ func (b *bounder) clamp(k int) {
 	}
 }
 
+// emptyTol is how far beyond 0 a computed bound of neuron i of layer k
+// must lie for clamp to find its split domain empty: the margin, plus
+// four times gamma of the longest chain of roundings a bound of the
+// neuron goes through (IBP's or a backward pass's), times the magnitude
+// tol (setTol) of the terms that bound sums. The bounds are computed in
+// float64 without outward rounding; with the absolute margin alone, a
+// neuron z = b + w·x of terms about 2^41 whose exact value at the box
+// (a point) is 3.6e-4 had its computed upper bound below -1e-9, and the
+// domain z >= 0 holding that point was dropped as empty, while the
+// sibling z <= 0 (bounded with a beta-CROWN term, and the ReLU taken as
+// off) does not hold it (TestS33mClampRounding).
+func (b *bounder) emptyTol(k, i int) float64 {
+	if b.tol == nil {
+		b.setTol()
+	}
+	return b.tol[k][i]
+}
+
+// setTol sets b.tol for the current box: with P the magnitude of the
+// normalised inputs, each layer's P_k = |W_k| Q_(k-1) + |b_k|, where Q is
+// P through the activation's relaxation (slope at most 1, intercept at
+// most P or 1, a clip's bounds), so that P_k bounds the sum of the
+// magnitudes of the terms of any bound of layer k's neurons.
+func (b *bounder) setTol() {
+	q := make([]float64, len(b.xlo))
+	for i := range q {
+		q[i] = max(math.Abs(b.xlo[i]), math.Abs(b.xhi[i]))
+	}
+	b.tol = make([][]float64, len(b.layers))
+	chain := 0
+	for k := range b.layers {
+		l := &b.layers[k]
+		chain += 3 * (l.In + l.Out + 4)
+		g := 4 * gamma(chain)
+		t := make([]float64, l.Out)
+		next := make([]float64, l.Out)
+		for i := range t {
+			p := math.Abs(l.B[i])
+			for j, w := range l.W[i*l.In : (i+1)*l.In] {
+				p += math.Abs(w) * q[j]
+			}
+			p = inflate(p, l.In+1)
+			t[i] = margin + g*p
+			if !(t[i] <= math.MaxFloat64) {
+				t[i] = math.Inf(1) // never empty
+			}
+			switch l.Act {
+			case ActLinear:
+				next[i] = p
+			case ActClip:
+				c := 0.0
+				for _, v := range []float64{l.Lo, l.Hi} {
+					if !math.IsInf(v, 0) {
+						c = max(c, math.Abs(v))
+					}
+				}
+				next[i] = 2*p + 1 + c
+			default:
+				next[i] = 2*p + 1
+			}
+		}
+		b.tol[k], q = t, next
+	}
+}
+
 // lower returns lower bounds of rows·f(x) over box (rows is m x Outputs,
 // flat) and leaves the per-input influence of the rows in b.infl.
 func (b *bounder) lower(box Box, rows []float64, m Method) []float64 {
 	b.setBox(box)
+	b.tol = nil
 	n := b.net
 	nout := n.Outputs()
 	mr := len(rows) / nout

@@ -171,10 +171,54 @@ func JSONNumber(x float64) any {
 	return x
 }
 
-// WriteText writes one line per output, yI in [lo, hi].
+// boundText writes the bound x with 8 significant digits, rounded
+// outward (up for an upper bound, down for a lower one), so that the
+// printed interval holds the computed one: rounded to the nearest, the
+// lower bound 734.1741599999998 (vigil nn eval's output at the box's
+// corner) was printed 734.17416, above the output. Where the 8-digit
+// neighbour does not read back on the right side of x, x is written
+// whole (the shortest form that reads back as x).
+func boundText(x float64, up bool) string {
+	outside := func(s string) bool {
+		v, err := strconv.ParseFloat(s, 64)
+		return err == nil && (up && v >= x || !up && v <= x)
+	}
+	s := strconv.FormatFloat(x, 'g', 8, 64)
+	if outside(s) {
+		return s
+	}
+	// One unit of the eighth digit outward: d.ddddddde±X as the integer
+	// dddddddd times 10^(X-7).
+	e := strconv.FormatFloat(x, 'e', 7, 64)
+	neg := strings.HasPrefix(e, "-")
+	mant, exp, _ := strings.Cut(strings.TrimPrefix(e, "-"), "e")
+	digits, err1 := strconv.ParseInt(strings.Replace(mant, ".", "", 1), 10, 64)
+	pow, err2 := strconv.Atoi(exp)
+	if err1 == nil && err2 == nil {
+		if up != neg {
+			digits++
+		} else if digits--; digits < 1e7 {
+			// 1.0000000e+08 down is 9.9999999e+07, not 9.999999e+07.
+			digits, pow = digits*10+9, pow-1
+		}
+		sign := ""
+		if neg {
+			sign = "-"
+		}
+		if v, err := strconv.ParseFloat(fmt.Sprintf("%s%de%d", sign, digits, pow-7), 64); err == nil {
+			if s := strconv.FormatFloat(v, 'g', 8, 64); outside(s) {
+				return s
+			}
+		}
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// WriteText writes one line per output, yI in [lo, hi], each bound
+// rounded outward (boundText).
 func (r BoundsReport) WriteText(w io.Writer) error {
 	for i := range r.Lower {
-		if _, err := fmt.Fprintf(w, "y%d in [%s, %s]\n", i, strconv.FormatFloat(r.Lower[i], 'g', 8, 64), strconv.FormatFloat(r.Upper[i], 'g', 8, 64)); err != nil {
+		if _, err := fmt.Fprintf(w, "y%d in [%s, %s]\n", i, boundText(r.Lower[i], false), boundText(r.Upper[i], true)); err != nil {
 			return err
 		}
 	}

@@ -72,12 +72,13 @@ func init() {
 		Summary: "lower and upper bounds on each output over an input box (ibp, crown, both, alpha)",
 		Usage:   `vigil nn bound [flags] NET --box "LOWER:UPPER,..."`,
 		Help: "vigil nn bounds is another name for this command (its earlier name; both keep working).\n" +
-			"The bounds are about the network in exact real arithmetic, computed in float64 without\n" +
-			"outward rounding, and the text output writes them with 8 significant digits, rounded to the\n" +
-			"nearest (--json writes them whole). vigil nn eval's float64 outputs can lie outside them by\n" +
-			"their rounding error: 5.68 (5.38 x + 2.32) + 5.93 is 734.17416 at x = 23.4 exactly, and\n" +
-			"734.1741599999998 in float64. vigil's certifiers (verify, nn verify) add a margin that covers\n" +
-			"it (lang/spec.md, \"How a learned policy computes its scores\").\n" +
+			"The bounds hold for the network as vigil nn eval computes it, in float64 (lang/spec.md,\n" +
+			"\"How a learned policy computes its scores\"), at every input of the box: each method's bound\n" +
+			"is widened by the rounding error of float64 evaluation over the box (and of the bound\n" +
+			"computation itself), the slack with which vigil's certifiers close a row; where evaluation\n" +
+			"might overflow on the box, the bounds are -Inf and +Inf. The text output writes each bound\n" +
+			"with 8 significant digits rounded outward (a lower bound down, an upper one up; in full\n" +
+			"where 8 digits cannot), --json writes them whole.\n" +
 			`--json writes an infinite bound (none is known, or the output overflows) as "inf" or "-inf".`,
 		Examples: []string{
 			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`,
@@ -291,7 +292,7 @@ func nnBound(e *cli.Env, args []string) int {
 	if net.Out != nn.OutNone {
 		return e.Fail(cli.ExitError, "vigil nn bound: %s: the network ends in %s, which vigil does not bound (the policy engines bound the scores before it, with a wider margin); bound a copy without it to see those scores", rest[0], net.Out)
 	}
-	lo, hi, err := net.Bounds(box, nil, opt.Method)
+	lo, hi, err := net.EvalBounds(box, opt.Method)
 	if err != nil {
 		return e.Fail(cli.ExitUsage, "%v", err)
 	}
