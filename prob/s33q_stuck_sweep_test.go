@@ -23,9 +23,10 @@ import (
 // the brute force gives (s31vBrute), for Pmax, Pmin, Emax and Emin.
 // S33Q_SWEEP=N runs N systems (the CI size is 40), S33Q_SEED another
 // seed; half run with the direct solutions after the first sweep
-// (floatFirstTest), half as the CLI does.
+// (floatFirstTest), half as the CLI does. S33Q_INPUT=1 draws only
+// entries an input file can give (at least 2^-63).
 
-func s33qStuckSpec(r *rand.Rand, n int) mdpSpec {
+func s33qStuckSpec(r *rand.Rand, n int, input bool) mdpSpec {
 	sp := mdpSpec{goal: make([]bool, n+2), choices: make([][]choiceSpec, n+2)}
 	goal, sink := uint32(n), uint32(n+1)
 	sp.goal[goal] = true
@@ -74,7 +75,11 @@ func s33qStuckSpec(r *rand.Rand, n int) mdpSpec {
 			switch {
 			case c == 0 && stuckAt[x]:
 				var t *big.Rat
-				switch r.IntN(5) {
+				kind := r.IntN(5)
+				if input {
+					kind = 2 + r.IntN(2)
+				}
+				switch kind {
 				case 0, 1:
 					t = pow2([]int{1076, 1100, 1500}[r.IntN(3)]) // 0 in float64
 				case 2:
@@ -96,7 +101,7 @@ func s33qStuckSpec(r *rand.Rand, n int) mdpSpec {
 					to, w = append(to, anyTarget()), append(w, weight())
 				}
 				d := s31vDist(to, w, rew())
-				if r.IntN(3) == 0 {
+				if !input && r.IntN(3) == 0 {
 					// an entry that is 0 in float64 into another state
 					t := pow2([]int{1076, 1100}[r.IntN(2)])
 					d.p[0] = new(big.Rat).Sub(d.p[0], t)
@@ -125,6 +130,9 @@ func TestS33qStuckSweep(t *testing.T) {
 	}(s32qTimeout)
 	s32qTimeout = 500 * time.Millisecond
 	stuck0 := stuckCountTest
+	// S33Q_INPUT=1: only what input files can give (entries of at least
+	// 2^-63: stays that are a float64 1, none that are 0)
+	input := os.Getenv("S33Q_INPUT") != ""
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	var c s32qCounts
 	systems, wide := 0, 0
@@ -132,7 +140,7 @@ func TestS33qStuckSweep(t *testing.T) {
 		floatFirstTest = i%2 == 0
 		floatRoundsTest = []int{0, 1, 2}[i%3]
 		n := 2 + r.IntN(5)
-		sp := s33qStuckSpec(r, n)
+		sp := s33qStuckSpec(r, n, input)
 		if s31vSchedulers(sp) > 256 {
 			continue
 		}
@@ -154,6 +162,7 @@ func s33qCheck(t *testing.T, name string, sp mdpSpec, eps float64, c *s32qCounts
 		for _, max := range []bool{false, true} {
 			ctx, cancel := context.WithTimeout(context.Background(), s32qTimeout)
 			opt := SolveOptions{Max: max, Epsilon: eps}
+			stuck0 := stuckCountTest
 			var res *Result
 			var err error
 			if reward {
@@ -170,6 +179,9 @@ func s33qCheck(t *testing.T, name string, sp mdpSpec, eps float64, c *s32qCounts
 				continue
 			case err != nil:
 				c.refused++
+				if os.Getenv("S32Q_VERBOSE") != "" {
+					t.Logf("%s/reward=%v/max=%v: refused: %v", name, reward, max, err)
+				}
 				continue
 			}
 			c.floats += res.FloatComponents
@@ -183,6 +195,9 @@ func s33qCheck(t *testing.T, name string, sp mdpSpec, eps float64, c *s32qCounts
 			}
 			if d := res.Upper[0] - res.Lower[0]; d > eps*res.Lower[0] && d == d && res.Upper[0] < 1e308 {
 				wide++
+				if os.Getenv("S32Q_VERBOSE") != "" {
+					t.Logf("%s/reward=%v/max=%v: wide [%v, %v], zeroed left out: %v\n%s", name, reward, max, res.Lower[0], res.Upper[0], stuckCountTest > stuck0, specText(sp))
+				}
 			}
 		}
 	}
