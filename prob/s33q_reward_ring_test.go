@@ -57,9 +57,6 @@ func s33qBFSRingSpec(n int) mdpSpec {
 // attempt started over. The bounds must hold 10^7/3 (Emin) and 10^7
 // (Emax); the 5-minute context is a hang guard, not a time limit.
 func TestS33qBFSRewardRing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("3000 classes")
-	}
 	sp := s33qBFSRingSpec(3000)
 	m, rew := sp.model()
 	for _, c := range []struct {
