@@ -107,6 +107,7 @@ func (rs *rewardSolver) directRewardFloat(ctx context.Context, cs []int32, cls [
 	if !properF(chLo, sched) && !attractorF(chLo, sched) {
 		return nil, nil, false
 	}
+	firstSched(ctx, chLo, sched, mid, rs.max, false)
 	// Emax: the lower bound is any scheduler's value, the upper one
 	// certified; Emin the other way round.
 	var xLo, xHi []ival
