@@ -26,7 +26,9 @@ func s33eRun(q *Prepared, maxStates, workers int, free bool, timeout time.Durati
 	own := *q
 	own.BFS.Workers = workers
 	p = newPortfolio(ctx, &own, []autoMember{
-		{"bfs", func(ctx context.Context, q *Prepared) (*Verdict, error) { return bfsDepth(ctx, q, maxStates, &p.bfsDepth) }},
+		{"bfs", func(ctx context.Context, q *Prepared) (*Verdict, error) {
+			return bfsDepth(ctx, q, maxStates, &p.bfsDepth)
+		}},
 		{"ic3", func(ctx context.Context, q *Prepared) (*Verdict, error) { return decideIC3(ctx, q, true) }},
 		{"hunt", hunt},
 	})
