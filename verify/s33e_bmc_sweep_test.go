@@ -169,10 +169,17 @@ func s33eModel(rng *rand.Rand) string {
 		}
 	}
 	b.WriteString("property p { ")
-	if rng.IntN(3) == 0 {
+	switch rng.IntN(4) {
+	case 0:
 		fmt.Fprintf(&b, "start x == 0 && y >= %d && y <= %d ", -rng.IntN(H+1), rng.IntN(H+1))
 		if big {
 			b.WriteString("&& w >= B - 1 && w <= B ")
+		}
+	case 1:
+		// x free: a state limit cuts the start states
+		fmt.Fprintf(&b, "start y == %d ", rng.IntN(2*H+1)-H)
+		if big {
+			b.WriteString("&& w == B ")
 		}
 	}
 	fmt.Fprintf(&b, "unsafe %s ", strings.Join(us, " || "))
