@@ -576,6 +576,10 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 // verdict").
 const heldNote = "; the hunter found a counterexample of "
 
+// pendNote begins what the reason of the portfolio's unknown adds about
+// a range error met without a run and held back (pend).
+const pendNote = "; a range error was met "
+
 // reachedRangeError reports whether err is IC3's report of a range error
 // on a path from a start state (not a refusal of the question).
 func reachedRangeError(err error) bool {
@@ -660,9 +664,11 @@ func (p *portfolio) release() {
 // policy, a rules or table policy), it is asked without a limit: a range
 // error is reachable, so it finds the shallowest bad state, whose run
 // replays, and that is the answer (bmcDone). Under a network or ensemble
-// policy, or when the question ends without a witness (a stop, Z3's
-// unknown), err is the answer as before session 33: an unsafe state
-// closer to the start is then not ruled out (lang/spec.md).
+// policy, or when the question ends without a witness (Z3's unknown,
+// its term limit), err is the answer as before session 33: an unsafe
+// state closer to the start is then not ruled out (lang/spec.md). When
+// the user's timeout or interrupt ends the run first, the answer is
+// unknown, whose reason names err (result, pendNote).
 func (p *portfolio) pend(err error) {
 	if !p.bmcExactQ() || p.bmcSettled && !p.bmcDrained || p.ctx.Err() != nil {
 		p.fatal = err
@@ -899,6 +905,13 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 			note = strings.Replace(note, "the hunter", p.stats.Members[p.heldBy].Engine, 1)
 		}
 		v.Reason += fmt.Sprintf("%s%d steps, held back while bfs searched: a range error in fewer steps (the answer of bfs and ic3, an error of the model) is not ruled out", note, len(h.Trace)-1)
+	} else if e := p.pendingErr; e != nil {
+		// the range error the hunter or IC3 met, held back while the
+		// bounded question asked whether an unsafe state lies closer
+		// (pend): named as a held counterexample is (it was in the
+		// members' outcomes only, and before session 33 it was the
+		// answer)
+		v.Reason += fmt.Sprintf("%s(%v), held back while the bounded question asked whether an unsafe state lies closer to the start", pendNote, e)
 	}
 	return v, nil
 }

@@ -522,6 +522,8 @@ func (r *Report) writeVerdict(w *textWriter, opt TextOptions, shortest bool) {
 		reason, held, ok := strings.Cut(r.Reason, heldNote)
 		if ok {
 			held = heldNote + held
+		} else if reason, held, ok = strings.Cut(r.Reason, pendNote); ok {
+			held = pendNote + held
 		}
 		w.printf("unknown: %s before a verdict%s\n", Stopped(reason), held)
 	}

@@ -317,8 +317,10 @@ func (r *search) sequential() (*Result, error) {
 			}
 			if opt.MaxStates > 0 && st.Len() >= opt.MaxStates && id < uint32(st.Len()) {
 				res.Reason = "state limit"
-				if id == layerEnd {
-					// every state of layer Depth is expanded: the search
+				if id == layerEnd && !r.startsCut {
+					// every state of layer Depth is expanded (not so
+					// when the start states were cut: layer 0 lacks
+					// some, and depth 1 said none of them is bad): the search
 					// gave way at the next layer, none of whose states it
 					// took (it reported the layer before, and auto took
 					// the states of that layer's depth as not all checked)

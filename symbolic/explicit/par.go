@@ -200,6 +200,15 @@ func searchPar(r *search) (*Result, error) {
 			if opt.MaxStates > 0 && st.Len() >= opt.MaxStates && (c < hi || st.n > hi) {
 				flush()
 				res.Reason = "state limit"
+				if c == hi && !r.startsCut {
+					// every state of layer Depth is expanded (not so
+					// when the start states were cut): the search
+					// gave way at the next layer, none of whose states it
+					// took (as in the sequential search, bfs.go; it
+					// reported the layer before, one short)
+					res.Layers = append(res.Layers, hi)
+					stats.Depth = len(res.Layers) - 1
+				}
 				return r.finish(), nil
 			}
 		}
