@@ -9,7 +9,7 @@ package cert
 // state has: every conjunct is still tested on every enumerated state.
 //
 // A conjunct narrows when it is (after pushing negations inward through
-// !, && and ||) a comparison between linear forms (constants, variables,
+// !, &&, || and =>) a comparison between linear forms (constants, variables,
 // +, -, constant multiples), which interval propagation applies to the
 // box until a fixpoint, or a comparison of a constant with a form built
 // from linear ones by / (floor division by a positive constant), max,
@@ -145,6 +145,12 @@ func (b *boxNarrower) cond(c *symbolic.Cond, neg bool) {
 			for _, a := range c.Args {
 				b.cond(a, neg)
 			}
+		}
+	case symbolic.CImplies:
+		// !(a => b) = a && !b; a => b implies nothing.
+		if neg && len(c.Args) == 2 {
+			b.cond(c.Args[0], false)
+			b.cond(c.Args[1], true)
 		}
 	case symbolic.CVar:
 		if int(c.Var) < 0 || int(c.Var) >= b.n || b.m.Vars[c.Var].Lo < 0 {

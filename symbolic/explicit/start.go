@@ -30,6 +30,30 @@ func conjuncts(c *symbolic.Cond, out []*symbolic.Cond) []*symbolic.Cond {
 	return append(out, c)
 }
 
+// boundConjuncts is conjuncts (of c, or of !c when neg) for the bounds
+// StartBounds draws: it also reads !(a || b) as !a && !b, !(a => b) as
+// a && !b and !!a as a, so that `start !(x < K || y != 3)` bounds x and
+// y (bfs walked x's 2^40 values times y's where bdd answered at once;
+// s33c). A negated part is returned as !part, which leConstraints reads.
+func boundConjuncts(c *symbolic.Cond, neg bool, out []*symbolic.Cond) []*symbolic.Cond {
+	switch {
+	case c.Op == symbolic.CNot && len(c.Args) == 1:
+		return boundConjuncts(c.Args[0], !neg, out)
+	case c.Op == symbolic.CAnd && !neg, c.Op == symbolic.COr && neg:
+		for _, a := range c.Args {
+			out = boundConjuncts(a, neg, out)
+		}
+		return out
+	case c.Op == symbolic.CImplies && neg && len(c.Args) == 2:
+		out = boundConjuncts(c.Args[0], false, out)
+		return boundConjuncts(c.Args[1], true, out)
+	}
+	if neg {
+		return append(out, &symbolic.Cond{Op: symbolic.CNot, Args: []*symbolic.Cond{c}, Pos: c.Pos})
+	}
+	return append(out, c)
+}
+
 // negLinear returns -l, or ok == false when a coefficient or the constant
 // is math.MinInt64.
 func negLinear(l symbolic.Linear) (symbolic.Linear, bool) {
@@ -284,7 +308,7 @@ func (g *Generator) StartBounds() (lo, hi []int, ok bool) {
 		return lo, hi, true
 	}
 	var cs []linLE
-	for _, c := range conjuncts(g.Prop.Start, nil) {
+	for _, c := range boundConjuncts(g.Prop.Start, false, nil) {
 		cs = append(cs, leConstraints(c)...)
 	}
 	return lo, hi, propagate(cs, lo, hi)
