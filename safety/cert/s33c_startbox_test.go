@@ -183,6 +183,12 @@ func TestS33cStartBoxWide(t *testing.T) {
 		{"abs(x - 5) <= 1", "[4 5 6]"},
 		{"abs(x - 5) < 0", "[]"},
 		{"x > 1099511627775", "[]"},
+		{"x == 3 || x == 5", "[3 5]"},
+		{"!(x != 4 && x != 6)", "[4 6]"},
+		{"x > 1099511627773 || x < 0", "[1099511627774 1099511627775]"},
+		{"(x > 7 => x == 9) && x >= 8", "[9]"},
+		{"abs(x - 100) <= 1 || x / 1000 == 7 && x < 7002", "[99 100 101 7000 7001]"},
+		{"x < 0 || x > 1099511627775", "[]"},
 	} {
 		src := fmt.Sprintf("model w\nvar x : 0 .. 1099511627775 = 0\naction step when x < 10 -> x' = x + 1\nproperty q { start %s unsafe x == 20 }\n", tc.start)
 		m, diags := lang.LoadSource("w.spec", []byte(src), lang.Options{})

@@ -16,8 +16,9 @@ package cert
 // min, abs and unary minus, where it implies linear bounds: x / 2 == 3
 // implies 6 <= x <= 7, max(a, b) <= k implies a <= k and b <= k, abs(a)
 // <= k implies -k <= a <= k. A Boolean variable x implies x >= 1 (it is
-// true when non-zero; Booleans are 0 .. 1), !x implies x == 0. Anything
-// else (a disjunction, an if-then-else, a product) narrows nothing.
+// true when non-zero; Booleans are 0 .. 1), !x implies x == 0. A
+// disjunction narrows the box to the hull of its disjuncts' boxes.
+// Anything else (an if-then-else, a product) narrows nothing.
 
 import (
 	"math/big"
@@ -126,6 +127,15 @@ type boxNarrower struct {
 	n     int
 	cs    []linForm
 	empty bool // a constraint that never holds
+	// ors are the disjunctions among the conjuncts: the box is narrowed
+	// to the hull of their disjuncts' boxes.
+	ors [][]part
+}
+
+// part is a condition, negated when neg.
+type part struct {
+	c   *symbolic.Cond
+	neg bool
 }
 
 // cond adds the constraints that c (or !c when neg) implies.
@@ -140,18 +150,30 @@ func (b *boxNarrower) cond(c *symbolic.Cond, neg bool) {
 			b.cond(c.Args[0], !neg)
 		}
 	case symbolic.CAnd, symbolic.COr:
-		// a && b, and !(a || b) = !a && !b, imply what each part does.
+		// a && b, and !(a || b) = !a && !b, imply what each part does;
+		// a || b, and !(a && b) = !a || !b, the hull of their boxes.
 		if (c.Op == symbolic.CAnd) != neg {
 			for _, a := range c.Args {
 				b.cond(a, neg)
 			}
+			return
 		}
+		var ds []part
+		for _, a := range c.Args {
+			ds = append(ds, part{a, neg})
+		}
+		b.ors = append(b.ors, ds)
 	case symbolic.CImplies:
-		// !(a => b) = a && !b; a => b implies nothing.
-		if neg && len(c.Args) == 2 {
+		// !(a => b) = a && !b; a => b = !a || b.
+		if len(c.Args) != 2 {
+			return
+		}
+		if neg {
 			b.cond(c.Args[0], false)
 			b.cond(c.Args[1], true)
+			return
 		}
+		b.ors = append(b.ors, []part{{c.Args[0], true}, {c.Args[1], false}})
 	case symbolic.CVar:
 		if int(c.Var) < 0 || int(c.Var) >= b.n || b.m.Vars[c.Var].Lo < 0 {
 			return // (a Boolean's range is 0 .. 1)
@@ -352,6 +374,40 @@ func startBox(m *symbolic.Model, start *symbolic.Cond) (lo, hi []int, ok bool) {
 	b := &boxNarrower{m: m, n: n}
 	b.cond(start, false)
 	if !b.narrow(blo, bhi) {
+		return nil, nil, false
+	}
+	// A state satisfies one disjunct of each disjunction, so it lies in
+	// that disjunct's box (narrowed with the other conjuncts' constraints):
+	// the box shrinks to the hull of those. A disjunct whose box is empty
+	// adds nothing; disjunctions nested in a disjunct narrow nothing.
+	for _, ds := range b.ors {
+		var hlo, hhi []*big.Int
+		for _, d := range ds {
+			sub := &boxNarrower{m: m, n: n, cs: append([]linForm(nil), b.cs...)}
+			sub.cond(d.c, d.neg)
+			dlo, dhi := append([]*big.Int(nil), blo...), append([]*big.Int(nil), bhi...)
+			if !sub.narrow(dlo, dhi) {
+				continue
+			}
+			if hlo == nil {
+				hlo, hhi = dlo, dhi
+				continue
+			}
+			for i := range hlo {
+				if dlo[i].Cmp(hlo[i]) < 0 {
+					hlo[i] = dlo[i]
+				}
+				if dhi[i].Cmp(hhi[i]) > 0 {
+					hhi[i] = dhi[i]
+				}
+			}
+		}
+		if hlo == nil {
+			return nil, nil, false // no disjunct holds in the box
+		}
+		blo, bhi = hlo, hhi // within the box: narrowing only tightens
+	}
+	if len(b.ors) > 0 && !b.narrow(blo, bhi) {
 		return nil, nil, false
 	}
 	lo, hi = make([]int, n), make([]int, n)

@@ -173,9 +173,11 @@ func TestS33cStartBoundsAttack(t *testing.T) {
 
 // TestS33cStartNegatedDisjunction: a start condition that bounds
 // variables of 2^40 values under a negated disjunction or implication,
-// or a double negation, is enumerated from its bounds: bfs walked x's
-// 2^40 values times y's for `start !(x < K || y != 3)` where bdd
-// answered at once. The start states are exactly the condition's.
+// a double negation, or in each disjunct of a disjunction, is enumerated
+// from its bounds (the hull of the disjuncts' boxes for a disjunction):
+// bfs walked x's 2^40 values times y's for `start !(x < K || y != 3)`
+// and for `start (x == 3 || x == 5) && y == 2` where bdd answered at
+// once. The start states are exactly the condition's.
 func TestS33cStartNegatedDisjunction(t *testing.T) {
 	for _, tc := range []struct {
 		start string
@@ -186,6 +188,11 @@ func TestS33cStartNegatedDisjunction(t *testing.T) {
 		{"!(!(x / 2 == 3) || !(y == x))", "[[6 6] [7 7]]"},
 		{"!(x != 5 || max(y, 2) > 2)", "[[5 0] [5 1] [5 2]]"},
 		{"!(x < 3 || x > 4 || y < 1099511627775)", "[[3 1099511627775] [4 1099511627775]]"},
+		{"(x == 3 || x == 5) && y == 2", "[[3 2] [5 2]]"},
+		{"!(x != 4 && x != 6) && y == 1", "[[4 1] [6 1]]"},
+		{"(x > 1099511627773 || y < 0) && y <= 1", "[[1099511627774 0] [1099511627774 1] [1099511627775 0] [1099511627775 1]]"},
+		{"(y >= 7 => x == 9) && y >= 7 && y <= 8", "[[9 7] [9 8]]"},
+		{"(abs(x - 100) <= 1 || x / 1000 == 7 && x < 7002) && y == 0", "[[99 0] [100 0] [101 0] [7000 0] [7001 0]]"},
 	} {
 		src := fmt.Sprintf("model w\nvar x : 0 .. 1099511627775 = 0\nvar y : 0 .. 1099511627775 = 0\naction step when x < 10 -> x' = x + 1\nproperty q { start %s unsafe x == 20 }\n", tc.start)
 		m, diags := lang.LoadSource("w.spec", []byte(src), lang.Options{})
