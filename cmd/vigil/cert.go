@@ -7,6 +7,7 @@ import (
 	invcert "vigil/ic3/cert"
 	"vigil/internal/cli"
 	"vigil/safety/cert"
+	"vigil/verify"
 	"vigil/verify/certfile"
 )
 
@@ -84,7 +85,12 @@ message as "error". So is a policy fact whose re-check passes one of the
 checker's bounds (more states than it enumerates, more leaf regions or
 weights than it handles): "unknown: the certificate could not be checked:
 cannot re-check the policy fact on box N (label L) within the checker's
-bounds: ...", exit 4; exit 1 means that a condition or a fact was refuted,
+bounds: ...", exit 4; and a start condition that leaves more than 2^31
+partial start states to enumerate (after the checker narrows the
+variables' ranges by the bounds its conjuncts imply): "unknown: the
+certificate could not be checked: the start condition of property P
+leaves more than 2147483648 partial states to enumerate ...", exit 4;
+exit 1 means that a condition or a fact was refuted,
 or the file is not a certificate that fits the model.
 
 A JSON certificate's entries are held in memory: one whose entries take
@@ -151,6 +157,16 @@ func certCheck(e *cli.Env, args []string) int {
 		ctx = invcert.WithRlimit(ctx, uint32(*rlimit))
 	}
 	r := certfile.Check(ctx, rest[0], certfile.Options{Spec: *spec, Files: plaja.files(), Defines: defs})
+	if r.Fault == certfile.Invalid && cert.IsTooMuchStartWork(r.Err) {
+		// The start set passed the checker's enumeration bound
+		// (cert.MaxStartWork): a limit of the checker's, no verdict on
+		// the certificate, as --max-entry-memory's.
+		r.Fault = certfile.Inconclusive
+		r.Msg = "the certificate could not be checked: " + r.Msg
+		if rep, ok := r.Report.(*verify.SafetyCheck); ok {
+			rep.Verdict, rep.Valid, rep.Reason, rep.Error = "unknown", false, "inconclusive", r.Msg
+		}
+	}
 	e.PrintDiags(r.Diagnostics)
 	printMessages(e, "cert check", r.Messages)
 	if r.LoadErr != nil {

@@ -74,8 +74,11 @@
 // the policy followed ("" for every label), and each entry is a state
 // alone, {"s": [...]}: the set R of the entries. It is valid when every
 // start state of the property is in R (the checker enumerates the start
-// states itself: depth-first over the variables' ranges, each conjunct of
-// the start condition tested once its variables are assigned), no state
+// states itself: depth-first over the variables' ranges narrowed by the
+// bounds the start condition implies, computed in its own exact
+// arithmetic, each conjunct of the start condition tested once its
+// variables are assigned; past MaxStartWork partial states it gives up,
+// an error for which IsTooMuchStartWork holds: no verdict), no state
 // of R is unsafe, and every successor of a state of R that is not a goal,
 // a deadlock or a state where the policy chooses nothing, under the
 // policy's choice (every applicable label without a policy), is in R and

@@ -2,7 +2,8 @@ package cert
 
 // Design note. An invariant certificate is a set R of states (the entries).
 // checkInvariant indexes R by key, enumerates the property's start states
-// itself (depth-first over the variables' ranges in declaration order,
+// itself (depth-first over the variables' ranges, narrowed by the start
+// condition's own bounds (startbox.go), in declaration order,
 // testing each top-level conjunct of the start condition as soon as the
 // last variable it reads is assigned: nothing of the explicit engine's
 // propagation is used), and checks
@@ -16,15 +17,38 @@ package cert
 // terminal, as in vigil verify: they need no successors in R.
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"vigil/symbolic"
 )
 
 // MaxStartWork bounds the partial assignments checkInvariant visits while
 // enumerating the start states; a start condition that leaves more is
-// refused rather than enumerated for hours.
+// not enumerated for hours: Check returns an error for which
+// IsTooMuchStartWork holds, a limit of the checker's, no verdict on the
+// certificate.
 var MaxStartWork = 1 << 31
+
+var errTooMuchStartWork = errors.New("too many start states to enumerate")
+
+// IsTooMuchStartWork reports whether err is Check's refusal to enumerate
+// more than MaxStartWork partial start states: the certificate is
+// neither valid nor invalid.
+func IsTooMuchStartWork(err error) bool { return errors.Is(err, errTooMuchStartWork) }
+
+// showBox prints the box lo .. hi as "x in 3..4, y in 0..7".
+func (ch *checker) showBox(lo, hi []int) string {
+	var b strings.Builder
+	for i, v := range ch.m.Vars {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s in %d..%d", v.Name, lo[i], hi[i])
+	}
+	return b.String()
+}
 
 // checkInvariant checks an invariant certificate; it returns the number of
 // start states it enumerated.
@@ -138,6 +162,13 @@ func (ch *checker) starts(f func(s []int) bool) error {
 			return nil
 		}
 	}
+	// The variables' ranges narrowed by the start condition (startbox.go):
+	// values outside lo .. hi satisfy no conjunct set, so they hold no
+	// start state.
+	lo, hi, some := startBox(m, ch.prop.Start)
+	if !some {
+		return nil
+	}
 	work, stop := 0, false
 	var rec func(i int) error
 	rec = func(i int) error {
@@ -147,9 +178,9 @@ func (ch *checker) starts(f func(s []int) bool) error {
 			}
 			return nil
 		}
-		for x := m.Vars[i].Lo; x <= m.Vars[i].Hi && !stop; x++ {
+		for x := lo[i]; !stop; x++ {
 			if work++; work > MaxStartWork {
-				return errorf("the start condition of property %s leaves more than %d partial states to enumerate; the checker does not enumerate start sets this large", ch.prop.Name, MaxStartWork)
+				return &Error{Msg: fmt.Sprintf("the start condition of property %s leaves more than %d partial states to enumerate (ranges narrowed by it to %s); the checker does not enumerate start sets this large", ch.prop.Name, MaxStartWork, ch.showBox(lo, hi)), Err: errTooMuchStartWork}
 			}
 			s[i] = x
 			ok := true
@@ -163,6 +194,9 @@ func (ch *checker) starts(f func(s []int) bool) error {
 				if err := rec(i + 1); err != nil {
 					return err
 				}
+			}
+			if x == hi[i] { // x++ past hi could leave int64
+				break
 			}
 		}
 		s[i] = 0

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 
 	"vigil/symbolic"
 )
@@ -26,6 +27,30 @@ func conjuncts(c *symbolic.Cond, out []*symbolic.Cond) []*symbolic.Cond {
 			out = conjuncts(a, out)
 		}
 		return out
+	}
+	return append(out, c)
+}
+
+// boundConjuncts is conjuncts (of c, or of !c when neg) for the bounds
+// StartBounds draws: it also reads !(a || b) as !a && !b, !(a => b) as
+// a && !b and !!a as a, so that `start !(x < K || y != 3)` bounds x and
+// y (bfs walked x's 2^40 values times y's where bdd answered at once;
+// s33c). A negated part is returned as !part, which leConstraints reads.
+func boundConjuncts(c *symbolic.Cond, neg bool, out []*symbolic.Cond) []*symbolic.Cond {
+	switch {
+	case c.Op == symbolic.CNot && len(c.Args) == 1:
+		return boundConjuncts(c.Args[0], !neg, out)
+	case c.Op == symbolic.CAnd && !neg, c.Op == symbolic.COr && neg:
+		for _, a := range c.Args {
+			out = boundConjuncts(a, neg, out)
+		}
+		return out
+	case c.Op == symbolic.CImplies && neg && len(c.Args) == 2:
+		out = boundConjuncts(c.Args[0], false, out)
+		return boundConjuncts(c.Args[1], true, out)
+	}
+	if neg {
+		return append(out, &symbolic.Cond{Op: symbolic.CNot, Args: []*symbolic.Cond{c}, Pos: c.Pos})
 	}
 	return append(out, c)
 }
@@ -284,10 +309,74 @@ func (g *Generator) StartBounds() (lo, hi []int, ok bool) {
 		return lo, hi, true
 	}
 	var cs []linLE
-	for _, c := range conjuncts(g.Prop.Start, nil) {
+	var ors [][]*symbolic.Cond
+	for _, c := range boundConjuncts(g.Prop.Start, false, nil) {
+		if ds := disjuncts(c); ds != nil {
+			ors = append(ors, ds)
+			continue
+		}
 		cs = append(cs, leConstraints(c)...)
 	}
+	if !propagate(cs, lo, hi) {
+		return lo, hi, false
+	}
+	if len(ors) == 0 {
+		return lo, hi, true
+	}
+	// A disjunction narrows the box to the hull of its disjuncts' boxes,
+	// each propagated with the other conjuncts' constraints: a state
+	// satisfies one disjunct, so it lies in that one's box (start x == 3
+	// || x == 5 over 2^40 values is 3 <= x <= 5; s33c). A disjunct that
+	// propagation proves empty adds nothing; nested disjunctions in a
+	// disjunct narrow nothing.
+	for _, ds := range ors {
+		var hlo, hhi []int
+		for _, d := range ds {
+			dcs := slices.Clip(cs)
+			for _, c := range boundConjuncts(d, false, nil) {
+				dcs = append(dcs, leConstraints(c)...)
+			}
+			dlo, dhi := slices.Clone(lo), slices.Clone(hi)
+			if !propagate(dcs, dlo, dhi) {
+				continue
+			}
+			if hlo == nil {
+				hlo, hhi = dlo, dhi
+				continue
+			}
+			for i := range hlo {
+				hlo[i], hhi[i] = min(hlo[i], dlo[i]), max(hhi[i], dhi[i])
+			}
+		}
+		if hlo == nil {
+			return lo, hi, false // no disjunct holds in the box
+		}
+		copy(lo, hlo) // within lo .. hi: propagation only tightens
+		copy(hi, hhi)
+	}
 	return lo, hi, propagate(cs, lo, hi)
+}
+
+// disjuncts returns the disjuncts of a conjunct that is a disjunction (a
+// || b, a => b as !a || b, and !(a && b) as !a || !b, the forms
+// boundConjuncts leaves), or nil.
+func disjuncts(c *symbolic.Cond) []*symbolic.Cond {
+	not := func(a *symbolic.Cond) *symbolic.Cond {
+		return &symbolic.Cond{Op: symbolic.CNot, Args: []*symbolic.Cond{a}, Pos: a.Pos}
+	}
+	switch {
+	case c.Op == symbolic.COr:
+		return c.Args
+	case c.Op == symbolic.CImplies && len(c.Args) == 2:
+		return []*symbolic.Cond{not(c.Args[0]), c.Args[1]}
+	case c.Op == symbolic.CNot && len(c.Args) == 1 && c.Args[0].Op == symbolic.CAnd:
+		var ds []*symbolic.Cond
+		for _, a := range c.Args[0].Args {
+			ds = append(ds, not(a))
+		}
+		return ds
+	}
+	return nil
 }
 
 // Starts calls f with each start state of the property, in lexicographic
