@@ -3,6 +3,7 @@ package ic3_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -15,6 +16,8 @@ import (
 	"vigil/verify"
 )
 
+var s33ySeeds = flag.Int("s33y.seeds", 0, "seeds per spec and rate of TestS33yLostBench (0: the default)")
+
 // TestS33yLostBench: bench/ic3scaling's families (N = 1000; rules
 // policies, all labels, and the learned ones, a network and an ensemble)
 // under seeded lost checks (s33yInjector, a check in ten, or one in
@@ -22,9 +25,12 @@ import (
 // every safe answer's certificate (checked by verify.Decide's checker)
 // passes the stock z3 binary too.
 func TestS33yLostBench(t *testing.T) {
-	seeds := 12
+	seeds := 3
 	if testing.Short() {
-		seeds = 3
+		seeds = 1
+	}
+	if *s33ySeeds > 0 {
+		seeds = *s33ySeeds
 	}
 	defer ic3.S33yCheckHooks(nil, nil)
 	in := &s33yInjector{}
