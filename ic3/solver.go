@@ -444,7 +444,8 @@ func (s *solver) findErrLabels(p *symbolic.Property) error {
 	if err != nil {
 		return err
 	}
-	if err := sv.Assert(x.And(e.InRange(e.Cur), x.Not(e.Terminal(p, e.Cur)))); err != nil {
+	base := x.Keep(x.And(e.InRange(e.Cur), x.Not(e.Terminal(p, e.Cur))))
+	if err := sv.Assert(base); err != nil {
 		return err
 	}
 	for a, can := range s.canErr {
@@ -457,12 +458,30 @@ func (s *solver) findErrLabels(p *symbolic.Property) error {
 		if err := sv.Assert(per[a]); err != nil {
 			return err
 		}
+		if errHook != nil {
+			errHook(sv)
+		}
 		res, err := sv.CheckContext(s.ctx)
 		s.stats.SMTCalls++
 		if err != nil {
 			return err
 		}
 		errLabels[a] = res != smt.Unsat
+		if sv.Lost() != "" {
+			// The check ran out of the resource limit (--rlimit) and
+			// left the solver lost: every later label would answer
+			// Unknown, "a range error", and the bad region carry each
+			// label's range errors (sound, but each such label's
+			// errors then cost certifications). A fresh start asks the
+			// next label on its own.
+			if err := sv.Reset(); err != nil {
+				return err
+			}
+			if err := sv.Assert(base); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := sv.Pop(1); err != nil {
 			return err
 		}
@@ -574,6 +593,9 @@ func (s *solver) checkCur(r box, acts ...smt.Term) (smt.Result, symbolic.State, 
 			return smt.Unknown, nil, err
 		}
 	}
+	if curHook != nil {
+		curHook(s.cur)
+	}
 	t0 := time.Now()
 	res, err := s.cur.CheckContext(s.ctx, as...)
 	s.stats.SMTCalls++
@@ -653,6 +675,10 @@ func (s *solver) retire(act smt.Term, live func() [][]box) (rebuilt bool, err er
 // transition solver (solver.check), on that solver: a test sets a
 // resource limit there to make one chosen query run out of it.
 var checkHook func(*smt.Solver)
+
+// curHook is checkHook for the current-state solver (solver.checkCur),
+// and errHook for the one of findErrLabels.
+var curHook, errHook func(*smt.Solver)
 
 func ctxReason(ctx context.Context) string {
 	switch ctx.Err() {

@@ -299,6 +299,27 @@ static int vg_check(Z3_context c, Z3_solver s, unsigned n, Z3_ast *a, int *code)
 	return (int)r;
 }
 
+// vg_rlimit_count returns Z3's resource counter ("rlimit count" of the
+// solver's statistics: the work counted against rlimit by the context
+// so far), or -1 when the statistics do not have it.
+static long long vg_rlimit_count(Z3_context c, Z3_solver s) {
+	Z3_stats st = Z3_solver_get_statistics(c, s);
+	if (st == NULL || Z3_get_error_code(c) != Z3_OK) { vg_err(c); return -1; }
+	Z3_stats_inc_ref(c, st);
+	long long v = -1;
+	unsigned n = Z3_stats_size(c, st);
+	for (unsigned i = 0; i < n; i++) {
+		Z3_string k = Z3_stats_get_key(c, st, i);
+		if (k == NULL || strcmp(k, "rlimit count") != 0) continue;
+		if (Z3_stats_is_uint(c, st, i)) v = (long long)Z3_stats_get_uint_value(c, st, i);
+		else v = (long long)Z3_stats_get_double_value(c, st, i);
+		break;
+	}
+	Z3_stats_dec_ref(c, st);
+	vg_err(c);
+	return v;
+}
+
 // vg_limits sets the solver's timeout (ms) and resource limit (0: none).
 static int vg_limits(Z3_context c, Z3_solver s, unsigned timeout, unsigned rlimit) {
 	Z3_params p = Z3_mk_params(c);
@@ -1389,6 +1410,13 @@ func (s *Solver) check(ctx context.Context, assumptions []Term) (Result, error) 
 	}
 	var code, r C.int
 	var hit bool
+	// Under a resource limit, Z3's counter before the check: a check
+	// that gives up for a reason of a theory's may have run out of the
+	// limit inside that theory (limitSpent).
+	before := int64(-1)
+	if s.limits.Rlimit > 0 {
+		before = int64(C.vg_rlimit_count(x.c, s.s))
+	}
 	if ctx.Done() == nil { // a context that cannot end: the check runs here
 		x.begin()
 		r = C.vg_check(x.c, s.s, C.uint(len(x.buf)), p, &code)
@@ -1410,9 +1438,20 @@ func (s *Solver) check(ctx context.Context, assumptions []Term) (Result, error) 
 		// integer arithmetic, which Z3 decides) the limit is the likely
 		// cause of a bare "unknown" too. A noun phrase, for "stopped by
 		// the resource limit (rlimit N)" (phrase.Stopped).
-		switch s.ReasonUnknown() {
+		switch why := s.ReasonUnknown(); why {
 		case "max. resource limit exceeded", "canceled", "unknown", "":
 			s.reason = fmt.Sprintf("resource limit (rlimit %d)", s.limits.Rlimit)
+		default:
+			// A theory gave up: Z3's arithmetic says "(incomplete
+			// (theory arithmetic))" when the limit runs out inside its
+			// final check (branch and bound; verify --engine ic3
+			// --rlimit 2500 on bench/ic3scaling/tank.spec, all labels).
+			// It is the limit when the check spent all of it.
+			if before >= 0 {
+				if after := int64(C.vg_rlimit_count(x.c, s.s)); after >= 0 && after-before >= int64(s.limits.Rlimit) {
+					s.reason = fmt.Sprintf("resource limit (rlimit %d)", s.limits.Rlimit)
+				}
+			}
 		}
 	}
 	if hit && code == C.Z3_OK && r != C.Z3_L_UNDEF {
