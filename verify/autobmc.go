@@ -191,6 +191,38 @@ func askBounded(ctx context.Context, q *Prepared, st *bmcState) (out bmcOutcome)
 			return x.And(e.InRange(vs), x.Not(e.Terminal(prop, vs)), rerr), x.Err()
 		}},
 	}
+	// a kind that no state within the ranges can meet is clear at every
+	// depth: asked once on a state of its own, with no start and no
+	// steps (review17b's unsafe condition y == 1000 && y < 999 is
+	// false, and its range error, 1,500 steps out, waited for an
+	// unrolling that deep)
+	anyState := make([]smt.Term, len(m.Vars))
+	for i := range m.Vars {
+		anyState[i] = x.IntConst(m.Vars[i].Name + "@any")
+	}
+	for _, k := range kinds {
+		cond, err := k.at(anyState)
+		if err != nil {
+			return bmcOutcome{why: err.Error()}
+		}
+		act := x.BoolConst("bmc." + k.name + ".any")
+		if err := s.Assert(x.Implies(act, cond)); err != nil {
+			return bmcOutcome{why: err.Error()}
+		}
+		res, err := s.CheckContext(ctx, act)
+		if err != nil {
+			return bmcOutcome{why: err.Error()}
+		}
+		if res == smt.Unsat {
+			k.clear.Store(bmcNoLimit)
+		}
+	}
+	if kinds[0].clear.Load() == bmcNoLimit {
+		// no unsafe state anywhere: no counterexample is held, and a
+		// range error met without a run (pend) is the shallowest bad
+		// state whatever its depth
+		return bmcOutcome{why: "no state within the ranges is unsafe", drained: true}
+	}
 	// need is how deep kind k must be asked: its limit, or the depth of
 	// the other kind's witness
 	need := func(k, other *kind) int64 {
