@@ -106,6 +106,9 @@ func s33gRebuildRound(t *testing.T, seed uint64, cancelable bool) (lost, compare
 		t.Fatal(err)
 	}
 	defer s.Close()
+	if err := s.ensure(); err != nil { // built at its first Push otherwise
+		t.Fatal(err)
+	}
 	depth := 0
 	for step := 0; step < 80; step++ {
 		switch k := r0.IntN(10); {
