@@ -198,8 +198,8 @@ func (r *engine) newAbstraction() (*abstraction, error) {
 	if err := x.Err(); err != nil {
 		return nil, err
 	}
-	// Internalized by a check without the policy (solver.go), which
-	// the run's stop can give up, unlike the first Push.
+	// Built at its first Push (solver.go) and internalized there by a
+	// check without the policy, which the run's stop can give up.
 	var err error
 	if ab.s, err = r.newSolver(asserts, true, x.Not(ab.pol)); err != nil {
 		return nil, err
