@@ -7,98 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"vigil/internal/gencond"
 	"vigil/lang"
 )
 
-// s33cCond is a random start condition over x, y (integers) and b (a
-// Boolean): comparisons of forms built from divisions by constants up to
-// 2^63-1, max, min, abs, unary minus, constant multiples, sums and
-// if-then-else with constants up to the ends of int64, combined by !,
-// &&, || and =>, so that the narrowing meets negations and disjunctions
-// at every depth.
-func s33cCond(rng *rand.Rand) string {
-	consts := []int64{0, 1, 2, 3, 7, -1, -2, -5, 1 << 31, 1 << 62, -(1 << 62), 1<<63 - 1, -(1<<63 - 1), 1<<62 + 3, 1<<63 - 2}
-	lit := func() string {
-		c := consts[rng.IntN(len(consts))]
-		if rng.IntN(2) == 0 {
-			c = int64(rng.IntN(9) - 4)
-		}
-		if c < 0 {
-			return fmt.Sprintf("(%d)", c)
-		}
-		return fmt.Sprint(c)
-	}
-	var expr func(d int) string
-	expr = func(d int) string {
-		if d == 0 || rng.IntN(4) == 0 {
-			switch rng.IntN(5) {
-			case 0:
-				return "x"
-			case 1:
-				return "y"
-			case 2:
-				return fmt.Sprintf("(x + %s)", lit())
-			case 3:
-				return fmt.Sprintf("(y - x + %d)", rng.IntN(5)-2)
-			}
-			return fmt.Sprintf("(%d * x - y)", rng.IntN(7)-3)
-		}
-		a := expr(d - 1)
-		switch rng.IntN(9) {
-		case 0, 1:
-			k := []int64{1, 2, 3, 7, 1 << 31, 1 << 62, 1<<63 - 1}[rng.IntN(7)]
-			return fmt.Sprintf("(%s / %d)", a, k)
-		case 2:
-			return fmt.Sprintf("max(%s, %s)", a, expr(d-1))
-		case 3:
-			return fmt.Sprintf("min(%s, %s)", a, expr(d-1))
-		case 4:
-			return fmt.Sprintf("abs(%s)", a)
-		case 5:
-			return fmt.Sprintf("(-%s)", a)
-		case 6:
-			return fmt.Sprintf("(%d * %s)", []int{-1, 2, -3}[rng.IntN(3)], a)
-		case 7:
-			return fmt.Sprintf("(%s + %s)", a, expr(d-1))
-		}
-		return fmt.Sprintf("(if b then %s else %s)", a, expr(d-1))
-	}
-	ops := []string{"<", "<=", "==", "!=", ">", ">="}
-	var cond func(d int) string
-	cond = func(d int) string {
-		if d == 0 || rng.IntN(3) > 0 {
-			switch rng.IntN(8) {
-			case 0:
-				return "b"
-			case 1:
-				return "!b"
-			case 2:
-				return fmt.Sprintf("%s %s %s", expr(rng.IntN(3)), ops[rng.IntN(6)], expr(rng.IntN(3)))
-			case 3, 4:
-				return fmt.Sprintf("%s %s %s", lit(), ops[rng.IntN(6)], expr(1+rng.IntN(3)))
-			}
-			return fmt.Sprintf("%s %s %s", expr(1+rng.IntN(3)), ops[rng.IntN(6)], lit())
-		}
-		switch rng.IntN(5) {
-		case 0:
-			return "!(" + cond(d-1) + ")"
-		case 1:
-			return "(" + cond(d-1) + " || " + cond(d-1) + ")"
-		case 2:
-			return "(" + cond(d-1) + " => " + cond(d-1) + ")"
-		}
-		return "(" + cond(d-1) + " && " + cond(d-1) + ")"
-	}
-	var conj []string
-	for j := 0; j <= rng.IntN(3); j++ {
-		conj = append(conj, cond(2))
-	}
-	return strings.Join(conj, " && ")
-}
-
 // TestS33cStartBoxSound: the box the checker narrows the start
 // enumeration to (startBox) holds every start state, for random start
-// conditions (s33cCond) over x and y of small ranges placed near 0 and
+// conditions (gencond.StartCond) over x and y of small ranges placed near 0 and
 // at the ends of the ranges vigil allows, brute-forced; and the start
 // states the checker enumerates are exactly the brute force's.
 func TestS33cStartBoxSound(t *testing.T) {
@@ -112,7 +27,7 @@ func TestS33cStartBoxSound(t *testing.T) {
 	for i := 0; i < n && time.Now().Before(deadline); i++ {
 		bx, by := bases[rng.IntN(len(bases))], bases[rng.IntN(len(bases))]
 		wx, wy := int64(rng.IntN(6)), int64(rng.IntN(6))
-		start := s33cCond(rng)
+		start := gencond.StartCond(rng)
 		src := fmt.Sprintf("model r\nvar x : %d .. %d = %d\nvar b : bool = false\nvar y : %d .. %d = %d\naction a -> skip\nproperty q { start %s unsafe false }\n",
 			bx, bx+wx, bx, by, by+wy, by, start)
 		m, diags := lang.LoadSource("r.spec", []byte(src), lang.Options{})
