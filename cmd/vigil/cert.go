@@ -7,7 +7,6 @@ import (
 	invcert "vigil/ic3/cert"
 	"vigil/internal/cli"
 	"vigil/safety/cert"
-	"vigil/verify"
 	"vigil/verify/certfile"
 )
 
@@ -157,16 +156,6 @@ func certCheck(e *cli.Env, args []string) int {
 		ctx = invcert.WithRlimit(ctx, uint32(*rlimit))
 	}
 	r := certfile.Check(ctx, rest[0], certfile.Options{Spec: *spec, Files: plaja.files(), Defines: defs})
-	if r.Fault == certfile.Invalid && cert.IsTooMuchStartWork(r.Err) {
-		// The start set passed the checker's enumeration bound
-		// (cert.MaxStartWork): a limit of the checker's, no verdict on
-		// the certificate, as --max-entry-memory's.
-		r.Fault = certfile.Inconclusive
-		r.Msg = "the certificate could not be checked: " + r.Msg
-		if rep, ok := r.Report.(*verify.SafetyCheck); ok {
-			rep.Verdict, rep.Valid, rep.Reason, rep.Error = "unknown", false, "inconclusive", r.Msg
-		}
-	}
 	e.PrintDiags(r.Diagnostics)
 	printMessages(e, "cert check", r.Messages)
 	if r.LoadErr != nil {

@@ -205,6 +205,15 @@ func checkSafety(ctx context.Context, path string, opts Options) *Result {
 	}
 	crep, err := o.rep, o.err
 	rep.States, rep.Starts = crep.States, crep.Starts
+	if err != nil && cert.IsTooMuchStartWork(err) {
+		// The start set passed the checker's enumeration bound
+		// (cert.MaxStartWork): a limit of the checker's, no verdict on
+		// the certificate, as --max-entry-memory's.
+		r := finish(err, Inconclusive)
+		r.Msg = "the certificate could not be checked: " + r.Msg
+		rep.Verdict, rep.Valid, rep.Reason, rep.Error = "unknown", false, "inconclusive", r.Msg
+		return r
+	}
 	if err != nil {
 		return finish(err, Invalid)
 	}
