@@ -87,7 +87,7 @@ func neverCond(m *symbolic.Model) *symbolic.Cond {
 	return symbolic.Compare(symbolic.V(0), symbolic.Lt, symbolic.Lit(m.Vars[0].Lo))
 }
 
-// rangeQuestion is q with its unsafe condition replaced as the file's
+// rangeQuestionOf is q with its unsafe condition replaced as the file's
 // comment says; nil when there is no such question to ask. The states
 // the property calls unsafe or goals are the question's goals: terminal
 // as in q, so that the question's runs are q's (a run that went on
@@ -95,11 +95,8 @@ func neverCond(m *symbolic.Model) *symbolic.Cond {
 // reached range errors beyond it, whose runs did not replay, and the
 // question was undecided where bfs meets an unsafe state first), and
 // the range-error states among them are no range errors (a run ends
-// there).
-func rangeQuestion(q *Prepared) *Question { return rangeQuestionOf(q, false) }
-
-// rangeQuestionOf is rangeQuestion; with every, the unsafe states are
-// those of rangeErrCond under a policy too (rangeRun).
+// there). With every, the unsafe states are those of rangeErrCond under
+// a policy too (rangeRun).
 func rangeQuestionOf(q *Prepared, every bool) *Question {
 	m := q.Model
 	term := q.Property.Unsafe
